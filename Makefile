@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# ember - always-on eBPF profiler.  Chain: .bpf.c -> .bpf.o -> .skel.h -> .o -> binary.
+
+OUTPUT ?= build
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/;s/mips.*/mips/')
+VMLINUX_H ?=
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+
+ifneq ($(SANITIZE),)
+OUTPUT := build/san
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -O1
+endif
+
+WARNFLAGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla \
+	-Wwrite-strings -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARNFLAGS += -Werror
+endif
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 $(WARNFLAGS) -fno-omit-frame-pointer $(SANFLAGS) \
+	-DEMBER_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. -D_GNU_SOURCE
+override LDFLAGS += $(SANFLAGS)
+LDLIBS := -lbpf -lelf -ldw -lz -lpthread -lm
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
+
+# Packages the build and the tests need (Debian names).
+BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev pkg-config make
+TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+COLLAPSE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard collapse/*.c))
+RENDER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard render/*.c))
+DAEMON_MAINS := daemon/main.c daemon/ember.c
+DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c)))
+LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
+WORKLOADS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard tests/workloads/*.c))
+FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: all run test test-unit test-golden test-integration bench fuzz install uninstall clean \
+	deps deps-test format check-format sanitize regen-golden
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: deps $(OUTPUT)/emberd $(OUTPUT)/ember
+
+# Install missing build packages when root; otherwise say what to run.
+deps:
+	@tests/deps.sh $(BUILD_PKGS)
+
+deps-test:
+	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
+
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
+$(OUTPUT)/workloads $(OUTPUT)/fuzz:
+	$(Q)mkdir -p $@
+
+ifeq ($(VMLINUX_H),)
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+else
+$(OUTPUT)/vmlinux.h: $(VMLINUX_H) | $(OUTPUT)
+	$(Q)cp $< $@
+endif
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(OUTPUT)/vmlinux.h | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/collapse/%.o: collapse/%.c $(wildcard collapse/*.h) | $(OUTPUT)/collapse
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h collapse/*.h) | $(OUTPUT)/render
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h render/*.h collapse/*.h bpf/*.h) $(SKELS) \
+		| $(OUTPUT)/daemon
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/libcollapse.a: $(COLLAPSE_OBJS)
+$(OUTPUT)/librender.a: $(RENDER_OBJS)
+$(OUTPUT)/libdaemon.a: $(DAEMON_OBJS)
+$(OUTPUT)/lib%.a: | $(OUTPUT)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(if $^,ar rcs $@ $^,printf '!<arch>\n' > $@)
+
+$(OUTPUT)/emberd: $(OUTPUT)/daemon/main.o $(LIBS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/ember: $(OUTPUT)/daemon/ember.o $(LIBS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Unit tests: one binary per module, linked against every library.
+$(OUTPUT)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -o $@
+
+# Test workloads keep every frame: clang, frame pointers, no sibling calls.
+$(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
+		$< -o $@ -lpthread -lm
+
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
+	$(call msg,FUZZ,$@)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$(OUTPUT) -D_GNU_SOURCE \
+		$< $(wildcard collapse/*.c render/*.c) -o $@ $(LDLIBS)
+
+run: all
+	$(OUTPUT)/emberd -o profiles $(ARGS)
+
+test: deps-test all test-build
+	@tests/run.sh $(OUTPUT)
+
+test-build: $(OUTPUT)/emberd $(OUTPUT)/ember $(UNIT_TESTS) $(WORKLOADS)
+
+test-unit: deps $(UNIT_TESTS)
+	@tests/run.sh --unit-only $(OUTPUT)
+
+bench: deps-test all $(WORKLOADS)
+	@tests/bench/run.sh $(OUTPUT)
+
+fuzz: deps $(FUZZERS)
+	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
+
+sanitize:
+	$(MAKE) SANITIZE=address,undefined test-unit
+
+install: all
+	install -d -m 0755 $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(OUTPUT)/emberd $(DESTDIR)$(PREFIX)/sbin/emberd
+	install -m 0755 $(OUTPUT)/ember $(DESTDIR)$(PREFIX)/bin/ember
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/emberd $(DESTDIR)$(PREFIX)/bin/ember
+
+FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h collapse/*.c collapse/*.h \
+	render/*.c render/*.h tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)
+format:
+	clang-format -i $(FORMAT_SRCS)
+
+check-format:
+	clang-format --dry-run -Werror $(FORMAT_SRCS)
+
+clean:
+	rm -rf build

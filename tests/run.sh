@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# run.sh - run unit tests, golden tests and integration tests; print one closing line.
+#
+# A test prints its own "N passed, N failed[, N skipped]" as its last line, or is
+# judged by its exit code (0 passed, 77 skipped, anything else failed).
+set -u
+unit_only=0
+if [ "${1:-}" = "--unit-only" ]; then unit_only=1; shift; fi
+OUT=${1:-build}
+export EMBER_BUILD=$(cd "$OUT" && pwd)
+export EMBER_SRC=$(cd "$(dirname "$0")/.." && pwd)
+passed=0 failed=0 skipped=0
+failures=()
+
+run_one() {
+	local name=$1; shift
+	local log rc last
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	rc=$?
+	last=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
+	if [ -n "$last" ]; then
+		local p f s
+		p=$(sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/' <<<"$last")
+		f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$last")
+		s=0
+		grep -q skipped <<<"$last" && s=$(sed -E 's/.* ([0-9]+) skipped.*/\1/' <<<"$last")
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		[ "$f" -eq 0 ] || failures+=("$name")
+	elif [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+	elif [ "$rc" -eq 77 ] && [ "${CI:-}" != "true" ]; then
+		skipped=$((skipped + 1))
+	else
+		failed=$((failed + 1)); failures+=("$name")
+	fi
+	if [ "$rc" -ne 0 ] || [ -n "${VERBOSE:-}" ]; then
+		echo "---- $name (exit $rc)"; tail -n 40 "$log"
+	else
+		printf '  %-40s %s\n' "$name" "${last:-ok}"
+	fi
+	rm -f "$log"
+}
+
+for t in "$OUT"/tests/test_*; do
+	[ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
+done
+if [ "$unit_only" -eq 0 ]; then
+	for t in "$EMBER_SRC"/tests/golden/run-*.sh "$EMBER_SRC"/tests/integration/t[0-9]*.sh; do
+		[ -f "$t" ] && run_one "${t#"$EMBER_SRC"/tests/}" bash "$t"
+	done
+fi
+[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
