@@ -37,6 +37,12 @@ void symbolizer_free(struct symbolizer *s);
 int symbolizer_append_stack(struct symbolizer *s, uint32_t pid, const uint64_t *ips, int n,
 			    int kernel, struct sbuf *out);
 
+/*
+ * pid was seen for the first time (the collector reports it at its first sample):
+ * read and cache its mappings now, while it lives, so that its stacks can be
+ * named after it exits. Returns 0 or -errno (the process may be gone already).
+ */
+int symbolizer_note_pid(struct symbolizer *s, uint32_t pid);
 /* pid ran exec: its mappings are stale. */
 void symbolizer_note_exec(struct symbolizer *s, uint32_t pid);
 /* pid exited: keep what is cached until the end of the window, then forget it. */
