@@ -48,11 +48,11 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 
 static int libbpf_print(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
-	enum log_level ours = lvl == LIBBPF_WARN ? LOG_LVL_WARN : LOG_LVL_DEBUG;
 	char line[1024];
 	int n;
 
-	if (ours > level)
+	/* Our callers report each failure in one line; libbpf's details are for -v. */
+	if (level < LOG_LVL_DEBUG)
 		return 0;
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	if (n <= 0)
@@ -61,7 +61,7 @@ static int libbpf_print(enum libbpf_print_level lvl, const char *fmt, va_list ap
 		n = sizeof(line) - 1;
 	if (line[n - 1] == '\n')
 		line[n - 1] = '\0';
-	log_msg(ours, "%s", line);
+	log_msg(lvl == LIBBPF_WARN ? LOG_LVL_WARN : LOG_LVL_DEBUG, "%s", line);
 	return 0;
 }
 
