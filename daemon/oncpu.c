@@ -149,11 +149,13 @@ static int fold_key(struct oncpu *o, int stacks_fd, const struct oncpu_key *k, u
 static void clear_stacks(int fd)
 {
 	__u32 key, next;
+	__u32 *prev = NULL;
 
-	while (bpf_map_get_next_key(fd, NULL, &next) == 0) {
+	/* Stack ids are indexes: the next key after a deleted one is still found. */
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		bpf_map_delete_elem(fd, &next);
 		key = next;
-		if (bpf_map_delete_elem(fd, &key))
-			break;
+		prev = &key;
 	}
 }
 
