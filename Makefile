@@ -127,7 +127,7 @@ $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
 	$(call msg,FIXTURE,$(@D))
 	$(Q)CLANG=$(CLANG) tests/fixtures/sym/build.sh $(abspath tests/fixtures/sym) $(abspath $(@D))
 
-$(OUTPUT)/tests/test_symbolize: $(OUTPUT)/fixtures/sym/stamp
+$(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms: $(OUTPUT)/fixtures/sym/stamp
 
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.
 $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
@@ -135,10 +135,12 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
+# Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
+FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$(OUTPUT) -D_GNU_SOURCE \
-		$< $(wildcard collapse/*.c render/*.c) -o $@ $(LDLIBS)
+		$< $(wildcard collapse/*.c render/*.c) $(FUZZ_DAEMON_SRCS) -o $@ $(LDLIBS)
 
 run: all
 	$(OUTPUT)/emberd -o profiles $(ARGS)
@@ -154,7 +156,7 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps $(FUZZERS)
+fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 sanitize:
