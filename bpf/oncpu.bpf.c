@@ -20,14 +20,14 @@ volatile __u32 active;
 
 struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, ONCPU_MAX_ENTRIES);
+	__uint(max_entries, ONCPU_MAX_COUNTS);
 	__type(key, struct oncpu_key);
 	__type(value, __u64);
 };
 
 struct stacks_map {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, ONCPU_MAX_ENTRIES);
+	__uint(max_entries, ONCPU_MAX_STACKS);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
 };

@@ -3,7 +3,9 @@
 #ifndef EMBER_ONCPU_H
 #define EMBER_ONCPU_H
 
-#define ONCPU_MAX_ENTRIES 16384 /* per buffer, counts and stacks alike */
+/* Default map sizes per buffer; the loader sizes them for the frequency and CPUs. */
+#define ONCPU_MAX_COUNTS 4096
+#define ONCPU_MAX_STACKS 16384
 
 struct oncpu_key {
 	__u32 pid; /* thread group id */

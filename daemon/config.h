@@ -19,6 +19,7 @@ enum stack_prefix {
 };
 
 #define CONFIG_MAX_PIDS 1024
+#define DRAIN_MAX_SEC 10 /* collectors are drained at least this often */
 
 struct config {
 	unsigned int freq;	 /* on-CPU sampling frequency, Hz */

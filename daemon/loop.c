@@ -12,7 +12,6 @@
 #include "daemon/emberd.h"
 #include "daemon/log.h"
 
-#define DRAIN_MAX_SEC 10 /* drain at least this often, so maps stay small */
 
 enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS };
 

@@ -84,6 +84,37 @@ static int attach_cpus(struct oncpu *o)
 	return 0;
 }
 
+static __u32 pow2_clamp(uint64_t v, __u32 lo, __u32 hi)
+{
+	__u32 p = lo;
+
+	while (p < v && p < hi)
+		p <<= 1;
+	return p;
+}
+
+/*
+ * One drain sees at most freq x CPUs x DRAIN_MAX_SEC samples, hence as many keys.
+ * Stack maps have no chaining (a colliding stack is lost and counted), so they
+ * get four times the room.
+ */
+static int size_maps(struct oncpu *o, int ncpus)
+{
+	uint64_t per_drain = (uint64_t)o->cfg->freq * ncpus * DRAIN_MAX_SEC;
+	__u32 counts = pow2_clamp(per_drain, 1024, 1u << 20);
+	__u32 stacks = pow2_clamp(4 * per_drain, 4096, 1u << 20);
+	struct oncpu_bpf *skel = o->skel;
+	int err;
+
+	err = bpf_map__set_max_entries(skel->maps.counts0, counts);
+	err = err ?: bpf_map__set_max_entries(skel->maps.counts1, counts);
+	err = err ?: bpf_map__set_max_entries(skel->maps.stacks0, stacks);
+	err = err ?: bpf_map__set_max_entries(skel->maps.stacks1, stacks);
+	log_debug("on-CPU: maps sized for %llu samples per drain: %u counts, %u stacks",
+		  (unsigned long long)per_drain, counts, stacks);
+	return err;
+}
+
 static int fill_pid_filter(struct oncpu *o)
 {
 	int fd = bpf_map__fd(o->skel->maps.pids);
@@ -247,7 +278,9 @@ struct collector *oncpu_new(const struct collector_ctx *ctx)
 	}
 	o->skel->rodata->include_idle = ctx->cfg->include_idle;
 	o->skel->rodata->filter_pids = ctx->cfg->npids > 0;
-	err = procs_share(ctx->procs, o->skel->obj);
+	err = size_maps(o, libbpf_num_possible_cpus());
+	if (!err)
+		err = procs_share(ctx->procs, o->skel->obj);
 	if (!err)
 		err = oncpu_bpf__load(o->skel);
 	if (err) {
