@@ -5,7 +5,8 @@
 
 #define TASK_COMM_LEN 16
 #define MAX_STACK_DEPTH 127
-#define STACK_ID_NONE 0xffffffffu
+#define STACK_ID_NONE 0xffffffffu /* no stack: kernel thread, or no user context */
+#define STACK_ID_LOST 0xfffffffeu /* a stack that could not be stored (map collision) */
 #define MAX_FILTER_PIDS 1024
 
 /* Events on the process ring buffer (procs.bpf.c and every collector). */

@@ -53,9 +53,10 @@ static __always_inline __u32 stack_id(long id, void *stats_map, __u32 err_slot)
 {
 	if (id >= 0)
 		return id;
-	if (id != -14 /* EFAULT: no stack to walk */)
-		stat_inc(stats_map, err_slot);
-	return STACK_ID_NONE;
+	if (id == -14 /* EFAULT: no stack to walk */)
+		return STACK_ID_NONE;
+	stat_inc(stats_map, err_slot);
+	return STACK_ID_LOST;
 }
 
 SEC("perf_event")

@@ -150,6 +150,8 @@ static void read_stats(struct oncpu *o, uint64_t delta[ONCPU_STAT_MAX])
 
 static int lookup_stack(int fd, __u32 id, uint64_t *ips)
 {
+	if (id == STACK_ID_LOST)
+		return STACK_LOST;
 	if (id == STACK_ID_NONE || bpf_map_lookup_elem(fd, &id, ips))
 		return 0;
 	return stack_depth(ips, MAX_STACK_DEPTH);

@@ -32,9 +32,13 @@ int stack_fold(struct sbuf *sb, struct symbolizer *sym, enum stack_prefix prefix
 
 	sbuf_setlen(sb, 0);
 	err = add_comm(sb, prefix, s);
-	if (!err && s->nu > 0)
+	if (!err && s->nu == STACK_LOST)
+		err = sbuf_addstr(sb, "[lost user stack];");
+	else if (!err && s->nu > 0)
 		err = symbolizer_append_stack(sym, s->pid, s->uips, s->nu, 0, sb);
-	if (err >= 0 && s->nk > 0)
+	if (err >= 0 && s->nk == STACK_LOST)
+		err = sbuf_addstr(sb, "[lost kernel stack]_[k];");
+	else if (err >= 0 && s->nk > 0)
 		err = symbolizer_append_stack(sym, s->pid, s->kips, s->nk, 1, sb);
 	if (err < 0)
 		return err;
