@@ -6,6 +6,7 @@
 
 #include "collapse/perfscript.h"
 #include "collapse/sbuf.h"
+#include "collapse/stackbuf.h"
 #include "collapse/text.h"
 
 struct span {
@@ -22,30 +23,10 @@ struct parser {
 	bool defaulted;
 	struct sbuf pname;   /* process frame of the current sample; len 0: none */
 	uint64_t period;
-	struct sbuf funcs;   /* the current sample's frames, innermost line first */
-	size_t *frames;      /* start of each frame in funcs; frames[n] = funcs.len */
-	size_t nframes, capframes;
-	size_t *groups;      /* first frame of each stack line: lines are prepended, in order */
-	size_t ngroups, capgroups;
-	struct sbuf stack;   /* the joined stack */
+	struct stackbuf stack; /* the current sample's frames */
 	struct sbuf line;    /* a copy of the frame line while -F+srcline lines are read */
 	struct sbuf src;
 };
-
-static int push_index(size_t **v, size_t *n, size_t *cap, size_t x)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		size_t *nv = realloc(*v, ncap * sizeof(**v));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
-	(*v)[(*n)++] = x;
-	return 0;
-}
 
 static bool span_eq(struct span s, const char *lit)
 {
@@ -113,7 +94,7 @@ static bool match_event(const char *s, size_t len, struct span *comm, struct spa
 /* /:\s*(\d+)*\s+(\S+):\s*$/ : the period and the event name closing an event line. */
 static bool match_period_event(const char *s, size_t len, struct span *period, struct span *event)
 {
-	size_t q = len, ts, w, d;
+	size_t q = len, ts, w, d, digits;
 
 	while (q > 0 && text_is_space(s[q - 1]))
 		q--;
@@ -125,14 +106,13 @@ static bool match_period_event(const char *s, size_t len, struct span *period, s
 		return false;
 	for (w = ts; w > 0 && text_is_space(s[w - 1]); w--)
 		;
-	for (d = w; d > 0 && text_is_digit(s[d - 1]); d--)
+	for (digits = w; digits > 0 && text_is_digit(s[digits - 1]); digits--)
 		;
-	*period = (struct span){ s + d, w - d };
-	if (d < w)
-		while (d > 0 && text_is_space(s[d - 1]))
-			d--;
+	for (d = digits; d < w && d > 0 && text_is_space(s[d - 1]); d--)
+		;
 	if (d == 0 || s[d - 1] != ':')
 		return false;
+	*period = (struct span){ s + digits, w - digits };
 	*event = (struct span){ s + ts, q - 1 - ts };
 	return true;
 }
@@ -242,9 +222,9 @@ static int add_unknown(struct parser *ps, struct span pc, struct span mod, bool 
 		*is_unknown = true;
 	}
 	if (ps->o->addrs)
-		return sbuf_addf(&ps->funcs, "[%.*s <%.*s>]", (int)name.len, name.p, (int)pc.len,
+		return sbuf_addf(&ps->stack.text, "[%.*s <%.*s>]", (int)name.len, name.p, (int)pc.len,
 				 pc.p);
-	return sbuf_addf(&ps->funcs, "[%.*s]", (int)name.len, name.p);
+	return sbuf_addf(&ps->stack.text, "[%.*s]", (int)name.len, name.p);
 }
 
 /* A Go method such as "net/http.(*Client).Do" keeps its parentheses: /\.\(.*\)\./ */
@@ -308,15 +288,15 @@ static bool is_kernel_module(struct span mod)
 
 static int annotate(struct parser *ps, size_t start, bool inlined, struct span mod)
 {
-	const char *f = ps->funcs.buf + start;
-	size_t len = ps->funcs.len - start;
+	const char *f = ps->stack.text.buf + start;
+	size_t len = ps->stack.text.len - start;
 
 	if (inlined)
-		return contains(f, len, "_[i]") ? 0 : sbuf_add(&ps->funcs, "_[i]", 4);
+		return contains(f, len, "_[i]") ? 0 : sbuf_add(&ps->stack.text, "_[i]", 4);
 	if (ps->o->kernel && is_kernel_module(mod))
-		return sbuf_add(&ps->funcs, "_[k]", 4);
+		return sbuf_add(&ps->stack.text, "_[k]", 4);
 	if (ps->o->jit && is_perf_map(mod) && !contains(f, len, "_[j]"))
-		return sbuf_add(&ps->funcs, "_[j]", 4);
+		return sbuf_add(&ps->stack.text, "_[j]", 4);
 	return 0;
 }
 
@@ -347,36 +327,36 @@ static int add_srcline(struct parser *ps)
 		e--;
 	if (e == b)
 		return 0;
-	if (sbuf_addch(&ps->funcs, ':'))
+	if (sbuf_addch(&ps->stack.text, ':'))
 		return -ENOMEM;
-	return sbuf_add(&ps->funcs, ps->src.buf + b, e - b);
+	return sbuf_add(&ps->stack.text, ps->src.buf + b, e - b);
 }
 
 static int add_frame(struct parser *ps, struct span elem, struct span pc, struct span mod,
 		     bool inlined, bool *is_unknown)
 {
-	size_t start = ps->funcs.len;
+	size_t start = ps->stack.text.len;
 	char *f;
 	int err;
 
 	if (span_eq(elem, "[unknown]"))
 		err = add_unknown(ps, pc, mod, is_unknown);
 	else
-		err = sbuf_add(&ps->funcs, elem.p, elem.len);
+		err = sbuf_add(&ps->stack.text, elem.p, elem.len);
 	if (err)
 		return err;
-	f = ps->funcs.buf + start;
-	sbuf_setlen(&ps->funcs, start + tidy_generic(f, ps->funcs.len - start));
+	f = ps->stack.text.buf + start;
+	sbuf_setlen(&ps->stack.text, start + tidy_generic(f, ps->stack.text.len - start));
 	if (ps->pname.len >= 4 && !memcmp(ps->pname.buf, "java", 4) && f[0] == 'L' &&
-	    memchr(f, '/', ps->funcs.len - start)) {
-		memmove(f, f + 1, ps->funcs.len - start - 1);
-		sbuf_setlen(&ps->funcs, ps->funcs.len - 1);
+	    memchr(f, '/', ps->stack.text.len - start)) {
+		memmove(f, f + 1, ps->stack.text.len - start - 1);
+		sbuf_setlen(&ps->stack.text, ps->stack.text.len - 1);
 	}
 	err = annotate(ps, start, inlined, mod);
 	if (!err && ps->o->srcline && !*is_unknown)
 		err = add_srcline(ps);
 	if (!err)
-		err = push_index(&ps->frames, &ps->nframes, &ps->capframes, start);
+		err = stackbuf_end_frame(&ps->stack, start);
 	return err;
 }
 
@@ -392,29 +372,32 @@ static void strip_offset(struct span *func)
 		func->len = i - 3;
 }
 
-/* split /->/: inlined frames, callee first; trailing empty fields dropped as Perl does. */
+/*
+ * split /->/: inlined frames, caller first, trailing empty fields dropped as Perl does.
+ * Frames are pushed leaf first, so the frames of one line are reversed once added.
+ */
 static int add_frames(struct parser *ps, struct span func, struct span pc, struct span mod)
 {
 	const char *p = func.p, *end = func.p + func.len;
 	bool is_unknown = false;
-	size_t first = ps->nframes;
-	int err;
+	size_t first = ps->stack.n;
+	int err = 0;
 
 	while (end - p >= 2 && end[-2] == '-' && end[-1] == '>')
 		end -= 2;
 	if (p == end)
 		return 0;
-	err = push_index(&ps->groups, &ps->ngroups, &ps->capgroups, first);
 	while (!err) {
 		const char *arrow = memmem(p, (size_t)(end - p), "->", 2);
 		const char *stop = arrow ? arrow : end;
 
 		err = add_frame(ps, (struct span){ p, (size_t)(stop - p) }, pc, mod,
-				ps->nframes > first, &is_unknown);
+				ps->stack.n > first, &is_unknown);
 		if (!arrow)
 			break;
 		p = arrow + 2;
 	}
+	stackbuf_reverse_from(&ps->stack, first);
 	return err;
 }
 
@@ -442,31 +425,18 @@ static int frame_line(struct parser *ps, const char *s, size_t len)
 
 static int end_sample(struct parser *ps)
 {
-	struct sbuf *st = &ps->stack;
+	const char *stack;
+	size_t len;
 	int err;
 
 	if (!ps->pname.len)
 		return 0;
-	sbuf_setlen(st, 0);
-	err = sbuf_add(st, ps->pname.buf, ps->pname.len);
-	if (!err) /* a sentinel: frame i ends where i + 1 starts */
-		err = push_index(&ps->frames, &ps->nframes, &ps->capframes, ps->funcs.len);
-	for (size_t g = ps->ngroups; g-- > 0 && !err;) {
-		size_t last = g + 1 < ps->ngroups ? ps->groups[g + 1] : ps->nframes - 1;
-
-		for (size_t i = ps->groups[g]; i < last && !err; i++) {
-			err = sbuf_addch(st, ';');
-			if (!err)
-				err = sbuf_add(st, ps->funcs.buf + ps->frames[i],
-					       ps->frames[i + 1] - ps->frames[i]);
-		}
-	}
+	err = stackbuf_join(&ps->stack, ps->pname.buf, ps->pname.len, &stack, &len);
 	if (!err)
-		err = folded_add(ps->out, st->buf, st->len, ps->period);
+		err = folded_add(ps->out, stack, len, ps->period);
 	ps->st->records++;
 	sbuf_setlen(&ps->pname, 0);
-	sbuf_setlen(&ps->funcs, 0);
-	ps->nframes = ps->ngroups = 0;
+	stackbuf_reset(&ps->stack);
 	return err;
 }
 
@@ -474,12 +444,9 @@ static void parser_release(struct parser *ps)
 {
 	sbuf_release(&ps->event);
 	sbuf_release(&ps->pname);
-	sbuf_release(&ps->funcs);
-	sbuf_release(&ps->stack);
+	stackbuf_release(&ps->stack);
 	sbuf_release(&ps->line);
 	sbuf_release(&ps->src);
-	free(ps->frames);
-	free(ps->groups);
 }
 
 static int fold_line(struct parser *ps, const char *s, size_t len)
