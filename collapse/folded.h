@@ -88,6 +88,9 @@ int folded_parse_line(const char *line, size_t len, struct folded_line *out);
  * Returns 0, -EIO, -ENOMEM or -EOVERFLOW.
  */
 int folded_read(struct folded *f, FILE *in, struct folded_read_stats *st);
+struct lines;
+/* The same from a line reader (collapse/lines.h). */
+int folded_read_lines(struct folded *f, struct lines *lr, struct folded_read_stats *st);
 
 /* Add every stack of src to dst (dst != src). Returns 0, -ENOMEM or -EOVERFLOW. */
 int folded_merge(struct folded *dst, const struct folded *src);

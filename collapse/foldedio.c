@@ -122,30 +122,33 @@ static int add_line(struct folded *f, const char *line, size_t len, bool *ignore
 	return err;
 }
 
-int folded_read(struct folded *f, FILE *in, struct folded_read_stats *st)
+int folded_read_lines(struct folded *f, struct lines *lr, struct folded_read_stats *st)
 {
 	struct folded_read_stats s = { 0, 0 };
-	struct lines lr;
 	const char *line;
 	size_t len;
-	int err, more;
+	int err = 0, more = 0;
 
-	err = lines_init(&lr, in);
-	if (err)
-		return err;
-	while ((more = lines_next(&lr, &line, &len)) > 0) {
+	while (!err && (more = lines_next(lr, &line, &len)) > 0) {
 		bool ignored;
 
 		s.lines++;
 		err = add_line(f, line, len, &ignored);
-		if (err)
-			goto cleanup;
 		s.ignored += ignored;
 	}
-	err = more;
-cleanup:
-	lines_release(&lr);
 	if (st)
 		*st = s;
+	return err ? err : more;
+}
+
+int folded_read(struct folded *f, FILE *in, struct folded_read_stats *st)
+{
+	struct lines lr;
+	int err = lines_init(&lr, in);
+
+	if (err)
+		return err;
+	err = folded_read_lines(f, &lr, st);
+	lines_release(&lr);
 	return err;
 }

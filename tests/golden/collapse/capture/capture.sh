@@ -51,11 +51,23 @@ rec perf-pidtid -e cpu-clock -F 499 -g ./spin 0.5
 SCRIPT_ARGS="-F comm,tid,time,event,ip,sym,dso,symoff"
 rec perf-symoff -e cpu-clock -F 499 -g ./templates
 
-bpftrace -q -e 'profile:hz:499 { @[kstack, ustack, comm] = count(); } interval:s:1 { exit(); }' \
-	-c "./spin 1" > "$out/bpftrace-kustack.txt" 2>/dev/null || true
-bpftrace -q -e 'profile:hz:499 /pid == cpid/ { @[ustack] = count(); } interval:s:1 { exit(); }' \
-	-c "./templates 1" > "$out/bpftrace-ustack.txt" 2>/dev/null || true
-bpftrace -q -e 'kprobe:vfs_write { @[kstack] = count(); } interval:s:1 { exit(); }' \
-	-c "./spin 1" > "$out/bpftrace-kstack.txt" 2>/dev/null || true
-bpftrace -q -e 'profile:hz:499 { @[comm] = count(); } interval:s:1 { exit(); }' \
-	-c "./spin 1" > "$out/bpftrace-comm.txt" 2>/dev/null || true
+# bpftrace symbolizes user stacks when it prints: attach to a process that outlives the probe
+bt() {
+	local name=$1 prog=$2
+	shift 2
+	"$@" &
+	local pid=$!
+	sleep 0.3
+	bpftrace -q -e "$prog" "$pid" > "$out/$name.txt" 2>/dev/null || true
+	wait "$pid"
+}
+bt bpftrace-kustack 'profile:hz:199 /pid == $1/ { @[kstack, ustack, comm] = count(); }
+	interval:s:1 { exit(); }' ./spin 2
+bt bpftrace-ustack 'profile:hz:199 /pid == $1/ { @[ustack] = count(); }
+	interval:s:1 { exit(); }' ./templates 1
+bt bpftrace-kstack 'profile:hz:499 /pid == $1/ { @[kstack] = count(); }
+	interval:s:1 { exit(); }' ./spin 2
+bt bpftrace-comm 'profile:hz:199 /pid == $1/ { @[comm] = count(); }
+	interval:s:1 { exit(); }' ./spin 2
+bt bpftrace-named 'profile:hz:199 /pid == $1/ { @stacks[ustack(perf), comm] = count(); }
+	interval:s:1 { exit(); }' ./spin 2
