@@ -25,11 +25,12 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNFLAGS) -fno-omit-frame-pointer $(SANFLAGS) \
 	-DEMBER_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. -D_GNU_SOURCE
 override LDFLAGS += $(SANFLAGS)
-LDLIBS := -lbpf -lelf -ldw -lz -lpthread -lm
+LDLIBS := -lbpf -lelf -ldw -lz -llzma -liberty -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
 
 # Packages the build and the tests need (Debian names).
-BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev pkg-config make
+BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev liblzma-dev libiberty-dev \
+	pkg-config make
 TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux
 
 ifeq ($(V),1)
@@ -120,16 +121,26 @@ $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -o $@
 
+# Symbolizer fixtures: binaries of known layout (PIE, non-PIE, stripped with debug files, C++).
+SYM_FIXTURES := $(wildcard tests/fixtures/sym/*)
+$(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
+	$(call msg,FIXTURE,$(@D))
+	$(Q)CLANG=$(CLANG) tests/fixtures/sym/build.sh $(abspath tests/fixtures/sym) $(abspath $(@D))
+
+$(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms: $(OUTPUT)/fixtures/sym/stamp
+
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.
 $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
+# Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
+FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$(OUTPUT) -D_GNU_SOURCE \
-		$< $(wildcard collapse/*.c render/*.c) -o $@ $(LDLIBS)
+		$< $(wildcard collapse/*.c render/*.c) $(FUZZ_DAEMON_SRCS) -o $@ $(LDLIBS)
 
 run: all
 	$(OUTPUT)/emberd -o profiles $(ARGS)
@@ -145,7 +156,7 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps $(FUZZERS)
+fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 sanitize:

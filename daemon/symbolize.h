@@ -15,6 +15,12 @@ struct symbolizer_opts {
 	int inlines;	 /* expand inlined frames from DWARF, annotated _[i] */
 	size_t max_procs; /* cap on cached processes (0: default) */
 	size_t max_dsos;  /* cap on cached ELF files (0: default) */
+	/* The fields below may stay zero. */
+	const char *kallsyms;	 /* NULL: /proc/kallsyms (then module changes are noticed) */
+	const char *debug_root;	 /* NULL: /usr/lib/debug */
+	const char *perfmap_dir; /* NULL: /tmp as the process sees it; else a host directory */
+	int refresh_ms;		 /* least interval between rereads of a live process's maps
+				    or perf map on a miss (0: 200 ms, < 0: every miss) */
 };
 
 struct symbolizer_stats {
@@ -22,9 +28,15 @@ struct symbolizer_stats {
 	uint64_t named;		/* frames given a symbol name */
 	uint64_t procs, dsos;	/* cache entries now */
 	uint64_t cache_bytes;	/* memory held by the caches */
+	uint64_t symsets;	/* distinct symbol tables (files sharing a build-id share one) */
+	uint64_t elf_loads;	/* ELF files parsed since start */
+	uint64_t debug_files;	/* separate debug files used since start */
+	uint64_t maps_reads;	/* /proc/PID/maps reads since start */
+	uint64_t perfmaps;	/* processes with a trusted perf map now */
+	int kernel_restricted;	/* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
 };
 
-/* NULL on error (errno set). */
+/* NULL on error (errno set). opts may be NULL: demangling on, default caps. */
 struct symbolizer *symbolizer_new(const struct symbolizer_opts *opts);
 void symbolizer_free(struct symbolizer *s);
 

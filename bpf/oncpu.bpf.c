@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* oncpu.bpf.c - sample stacks on every CPU from a perf event, counted in the kernel */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "bpf/common.h"
+#include "bpf/oncpu.h"
+#include "bpf/maps.bpf.h"
+#include "bpf/procs.bpf.h"
+
+const volatile bool include_idle = false;
+const volatile bool filter_pids = false;
+
+/*
+ * Two buffers: programs write to buffer `active` while the daemon drains the
+ * other one, so a sample is counted in exactly one drain. The daemon flips
+ * `active`, waits longer than any program run (they cannot sleep), then reads
+ * and clears the idle buffer, counts and stacks together.
+ */
+volatile __u32 active;
+
+struct counts_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, ONCPU_MAX_ENTRIES);
+	__type(key, struct oncpu_key);
+	__type(value, __u64);
+};
+
+struct stacks_map {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, ONCPU_MAX_ENTRIES);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
+};
+
+struct counts_map counts0 SEC(".maps"), counts1 SEC(".maps");
+struct stacks_map stacks0 SEC(".maps"), stacks1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_FILTER_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ONCPU_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+static __always_inline __u32 stack_id(long id, void *stats_map, __u32 err_slot)
+{
+	if (id >= 0)
+		return id;
+	if (id != -14 /* EFAULT: no stack to walk */)
+		stat_inc(stats_map, err_slot);
+	return STACK_ID_NONE;
+}
+
+SEC("perf_event")
+int oncpu_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct oncpu_key key = {};
+	struct task_struct *task;
+	static const __u64 zero;
+	__u64 *count;
+	bool kthread;
+	__u32 buf;
+
+	key.pid = id >> 32;
+	key.tid = (__u32)id;
+	if (!include_idle && key.tid == 0)
+		return 0;
+	if (filter_pids && !bpf_map_lookup_elem(&pids, &key.pid))
+		return 0;
+	stat_inc(&stats, ONCPU_STAT_SAMPLES);
+	task = (struct task_struct *)bpf_get_current_task_btf();
+	kthread = task->flags & 0x00200000 /* PF_KTHREAD */;
+	bpf_get_current_comm(key.comm, sizeof(key.comm));
+
+	buf = active & 1;
+	if (buf) {
+		key.kstack_id = stack_id(bpf_get_stackid(ctx, &stacks1, 0), &stats,
+					 ONCPU_STAT_KSTACK_ERR);
+		key.ustack_id = kthread ? STACK_ID_NONE :
+			stack_id(bpf_get_stackid(ctx, &stacks1, BPF_F_USER_STACK), &stats,
+				 ONCPU_STAT_USTACK_ERR);
+		count = lookup_or_try_init(&counts1, &key, &zero);
+	} else {
+		key.kstack_id = stack_id(bpf_get_stackid(ctx, &stacks0, 0), &stats,
+					 ONCPU_STAT_KSTACK_ERR);
+		key.ustack_id = kthread ? STACK_ID_NONE :
+			stack_id(bpf_get_stackid(ctx, &stacks0, BPF_F_USER_STACK), &stats,
+				 ONCPU_STAT_USTACK_ERR);
+		count = lookup_or_try_init(&counts0, &key, &zero);
+	}
+	if (!count) {
+		stat_inc(&stats, ONCPU_STAT_COUNT_FULL);
+		return 0;
+	}
+	__sync_fetch_and_add(count, 1);
+	if (!kthread)
+		procs_note(key.pid);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* oncpu.h - on-CPU sampling: the count-map key and the stats slots */
+#ifndef EMBER_ONCPU_H
+#define EMBER_ONCPU_H
+
+#define ONCPU_MAX_ENTRIES 16384 /* per buffer, counts and stacks alike */
+
+struct oncpu_key {
+	__u32 pid; /* thread group id */
+	__u32 tid;
+	__u32 kstack_id; /* STACK_ID_NONE when absent */
+	__u32 ustack_id;
+	char comm[TASK_COMM_LEN];
+};
+
+enum oncpu_stat {
+	ONCPU_STAT_SAMPLES,	/* samples seen (after filters) */
+	ONCPU_STAT_KSTACK_ERR,	/* kernel stack not captured */
+	ONCPU_STAT_USTACK_ERR,	/* user stack not captured (user threads only) */
+	ONCPU_STAT_COUNT_FULL,	/* sample lost: count map full */
+	ONCPU_STAT_MAX,
+};
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* procs.bpf.h - first-sight tracking of processes, shared by every collector */
+#ifndef EMBER_PROCS_BPF_H
+#define EMBER_PROCS_BPF_H
+
+/*
+ * Each BPF object declares these maps; the loader makes all of them share the
+ * instances created by procs.bpf.c (bpf_map__reuse_fd), so a process is
+ * reported once for the whole daemon.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} procs_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} procs_events SEC(".maps");
+
+static __always_inline void procs_emit(__u32 type, __u32 pid)
+{
+	struct ember_proc_event *e = bpf_ringbuf_reserve(&procs_events, sizeof(*e), 0);
+
+	if (!e)
+		return;
+	e->type = type;
+	e->pid = pid;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* Report pid the first time it is seen. */
+static __always_inline void procs_note(__u32 pid)
+{
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&procs_seen, &pid))
+		return;
+	if (bpf_map_update_elem(&procs_seen, &pid, &one, BPF_NOEXIST) == 0)
+		procs_emit(EMBER_PROC_NEW, pid);
+}
+
+#endif

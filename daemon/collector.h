@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* collector.h - what every collector (on-CPU, off-CPU, memory) offers the daemon */
+#ifndef EMBER_COLLECTOR_H
+#define EMBER_COLLECTOR_H
+
+#include "daemon/config.h"
+#include "daemon/procs.h"
+#include "daemon/symbolize.h"
+#include "daemon/window.h"
+
+struct collector_ctx {
+	const struct config *cfg;
+	struct symbolizer *sym;
+	struct procs *procs;
+};
+
+struct collector {
+	const char *name;
+	/* Move what the kernel counted since the last drain into w. Returns 0 or -errno. */
+	int (*drain)(struct collector *c, struct window *w);
+	void (*free)(struct collector *c);
+};
+
+/* Each returns NULL with errno set, after logging why. */
+struct collector *oncpu_new(const struct collector_ctx *ctx);
+
+#endif

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* config.c - emberd's settings: defaults and command line */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/config.h"
+
+void config_init(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->freq = 49;
+	c->window_sec = 60;
+	strcpy(c->output_dir, "profiles");
+	c->collect = COLLECT_ONCPU;
+	c->prefix = PREFIX_COMM;
+}
+
+static const char usage_text[] =
+	"usage: emberd [OPTIONS]\n"
+	"Always-on eBPF profiler: writes per-window folded stacks of the whole host.\n\n"
+	"  -F, --freq HZ           on-CPU sampling frequency (default 49, 1-10000)\n"
+	"  -p, --pid PID[,PID...]  profile only these processes (default: all)\n"
+	"  -o, --output DIR        output directory (default ./profiles)\n"
+	"  -w, --window SECONDS    window length, aligned to the clock (default 60, 1-3600)\n"
+	"      --collect LIST      collectors to run, comma-separated: oncpu (default oncpu)\n"
+	"      --with-pid          first frame is comm-PID instead of comm\n"
+	"      --with-tid          first frame is comm-PID/TID\n"
+	"      --cycles            sample hardware cycles instead of cpu-clock\n"
+	"      --idle              include the idle task (pid 0)\n"
+	"  -v, --verbose           debug output (libbpf's too)\n"
+	"      --help              this text\n"
+	"      --version           print the version\n"
+	"\nSignals: SIGUSR1 writes a snapshot now, SIGTERM/SIGINT write the current window and exit.\n";
+
+/* Parse a decimal in [lo, hi]. Returns 0 or -EINVAL. */
+static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(struct config *c, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	unsigned long v;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_uint(tok, 1, INT_MAX, &v)) {
+			fprintf(stderr, "emberd: invalid pid '%s'\n", tok);
+			err = -EINVAL;
+			goto cleanup;
+		}
+		if (kill((pid_t)v, 0) && errno == ESRCH) {
+			fprintf(stderr, "emberd: no process with pid %lu\n", v);
+			err = -EINVAL;
+			goto cleanup;
+		}
+		if (c->npids == CONFIG_MAX_PIDS) {
+			fprintf(stderr, "emberd: too many pids (at most %d)\n", CONFIG_MAX_PIDS);
+			err = -EINVAL;
+			goto cleanup;
+		}
+		c->pids[c->npids++] = (uint32_t)v;
+	}
+	if (!c->npids) {
+		fprintf(stderr, "emberd: empty pid list\n");
+		err = -EINVAL;
+	}
+cleanup:
+	free(copy);
+	return err;
+}
+
+int config_parse_collect(const char *list, unsigned int *mask)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} names[] = { { "oncpu", COLLECT_ONCPU } };
+	const char *p = list;
+	unsigned int m = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -EINVAL;
+		m |= names[i].bit;
+		p += len + (p[len] == ',');
+	}
+	if (!m)
+		return -EINVAL;
+	*mask = m;
+	return 0;
+}
+
+enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
+       OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "freq", required_argument, NULL, 'F' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "collect", required_argument, NULL, OPT_COLLECT },
+	{ "with-pid", no_argument, NULL, OPT_WITH_PID },
+	{ "with-tid", no_argument, NULL, OPT_WITH_TID },
+	{ "cycles", no_argument, NULL, OPT_CYCLES },
+	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *opt_name(int opt)
+{
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+static int parse_one(struct config *c, int opt, const char *arg)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case 'F':
+		if (parse_uint(arg, 1, 10000, &v))
+			goto bad;
+		c->freq = v;
+		return 0;
+	case 'p':
+		return parse_pids(c, arg);
+	case 'o':
+		if (!*arg || strlen(arg) >= sizeof(c->output_dir))
+			goto bad;
+		strcpy(c->output_dir, arg);
+		return 0;
+	case 'w':
+		if (parse_uint(arg, 1, 3600, &v))
+			goto bad;
+		c->window_sec = v;
+		return 0;
+	case OPT_COLLECT:
+		if (config_parse_collect(arg, &c->collect))
+			goto bad;
+		return 0;
+	case OPT_WITH_PID:
+		c->prefix = PREFIX_PID;
+		return 0;
+	case OPT_WITH_TID:
+		c->prefix = PREFIX_TID;
+		return 0;
+	case OPT_CYCLES:
+		c->hw_cycles = 1;
+		return 0;
+	case OPT_IDLE:
+		c->include_idle = 1;
+		return 0;
+	case 'v':
+		c->verbose++;
+		return 0;
+	}
+	return -EINVAL; /* getopt already said what is wrong */
+bad:
+	fprintf(stderr, "emberd: invalid value '%s' for --%s\n", arg, opt_name(opt));
+	return -EINVAL;
+}
+
+int config_parse_args(struct config *c, int argc, char **argv)
+{
+	int opt, idx = -1, err;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "F:p:o:w:v", long_opts, &idx)) != -1) {
+		if (opt == OPT_HELP) {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (opt == OPT_VERSION) {
+			printf("emberd %s\n", EMBER_VERSION);
+			return 1;
+		}
+		err = parse_one(c, opt, optarg);
+		if (err)
+			return err;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "emberd: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}

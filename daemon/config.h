@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* config.h - emberd's settings: defaults and command line */
+#ifndef EMBER_CONFIG_H
+#define EMBER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum collector_mask {
+	COLLECT_ONCPU = 1u << 0,
+	COLLECT_OFFCPU = 1u << 1,
+	COLLECT_MEMORY = 1u << 2,
+};
+
+enum stack_prefix {
+	PREFIX_COMM,	 /* comm */
+	PREFIX_PID,	 /* comm-PID */
+	PREFIX_TID,	 /* comm-PID/TID */
+};
+
+#define CONFIG_MAX_PIDS 1024
+
+struct config {
+	unsigned int freq;	 /* on-CPU sampling frequency, Hz */
+	unsigned int window_sec; /* window length, aligned to the wall clock */
+	char output_dir[4096];
+	uint32_t pids[CONFIG_MAX_PIDS];
+	size_t npids;		 /* 0: the whole host */
+	unsigned int collect;	 /* enum collector_mask */
+	enum stack_prefix prefix;
+	int hw_cycles;		 /* hardware cycles instead of cpu-clock */
+	int include_idle;	 /* sample the idle task too */
+	int verbose;
+};
+
+void config_init(struct config *c);
+
+/*
+ * Parse the command line into c. Returns 0 to run, 1 when it printed help or
+ * the version (exit 0), or -EINVAL after printing one error line.
+ */
+int config_parse_args(struct config *c, int argc, char **argv);
+
+/* Parse "oncpu,offcpu" into a collector mask. Returns 0 or -EINVAL. */
+int config_parse_collect(const char *list, unsigned int *mask);
+
+#endif

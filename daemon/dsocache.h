@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* dsocache.h - ELF files shared by all processes, keyed by file identity and build-id */
+#ifndef EMBER_DSOCACHE_H
+#define EMBER_DSOCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/debugfile.h"
+#include "daemon/elfsyms.h"
+#include "daemon/htab.h"
+
+struct dso_key {
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
+};
+
+/* Symbols shared by every file with the same build-id. */
+struct symset {
+	struct hnode node;
+	struct elfsyms *es;
+	enum debugfile_via debug_via;
+	int refs;
+};
+
+struct dso {
+	struct hnode node;
+	struct lru idle;	/* in the idle list while no process maps it */
+	struct dso_key key;
+	struct symset *set;	/* NULL: not ELF or unreadable */
+	char *name;		/* base name, for module+0xOFFSET */
+	int refs;		/* processes mapping it */
+	int load_err;		/* why set is NULL (-errno), for stats */
+};
+
+struct dsocache;
+
+struct dsocache_stats {
+	uint64_t dsos, symsets, loads, shared_by_build_id, debug_files, bytes;
+};
+
+/* cap: idle files kept (0: default); debug_root: "/usr/lib/debug" if NULL. */
+struct dsocache *dsocache_new(size_t cap, const char *debug_root);
+void dsocache_free(struct dsocache *c);
+
+/*
+ * The file open on fd (mapped from path) with a reference taken: found by
+ * device, inode, size and mtime, else by build-id, else read now. A file that
+ * is not ELF or cannot be read still gets a dso (set == NULL) so that frames in
+ * it are written name+0xOFFSET. Returns 0 or -errno (out of memory, fstat).
+ */
+int dsocache_get(struct dsocache *c, int fd, const char *path, struct dso **out);
+/* The vDSO of the running kernel (read from our own process), or NULL. */
+struct dso *dsocache_vdso(struct dsocache *c);
+void dsocache_put(struct dsocache *c, struct dso *d);
+/* Drop idle files beyond the cap, least recently used first. */
+void dsocache_trim(struct dsocache *c);
+void dsocache_get_stats(const struct dsocache *c, struct dsocache_stats *st);
+
+#endif

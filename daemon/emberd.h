@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* emberd.h - the daemon's state: collectors, the current window, and its event loop */
+#ifndef EMBER_EMBERD_H
+#define EMBER_EMBERD_H
+
+#include <time.h>
+
+#include "daemon/collector.h"
+#include "daemon/config.h"
+
+#define EMBERD_MAX_COLLECTORS 4
+
+struct emberd {
+	struct config cfg;
+	struct symbolizer *sym;
+	struct procs *procs;
+	struct collector *collectors[EMBERD_MAX_COLLECTORS];
+	int ncollectors;
+	struct window *win;
+};
+
+/* Start the collectors the config asks for. Returns 0 or -errno (logged). */
+int emberd_start(struct emberd *d);
+void emberd_stop(struct emberd *d);
+
+/* Run until SIGTERM/SIGINT; the last window is written before returning. Returns 0 or -errno. */
+int emberd_loop(struct emberd *d);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* stack.h - turn a sampled stack (process, user and kernel addresses) into a folded line */
+#ifndef EMBER_STACK_H
+#define EMBER_STACK_H
+
+#include <stdint.h>
+
+#include "collapse/sbuf.h"
+#include "daemon/config.h"
+#include "daemon/symbolize.h"
+
+struct stack_sample {
+	uint32_t pid, tid;
+	const char *comm; /* up to 16 bytes, NUL-terminated or not */
+	const uint64_t *uips, *kips; /* leaf first, as the kernel stores them */
+	int nu, nk;
+};
+
+/*
+ * Write "comm;user frames;kernel frames" (root first) into sb, replacing its
+ * contents. Returns 0 or -errno.
+ */
+int stack_fold(struct sbuf *sb, struct symbolizer *sym, enum stack_prefix prefix,
+	       const struct stack_sample *s);
+
+/* Number of leading non-zero addresses in a stack-map value of depth max. */
+int stack_depth(const uint64_t *ips, int max);
+
+#endif

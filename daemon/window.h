@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* window.h - what the collectors gathered during one window, one folded profile per kind */
+#ifndef EMBER_WINDOW_H
+#define EMBER_WINDOW_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "collapse/folded.h"
+
+enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_MAX };
+
+struct window_stats {
+	uint64_t samples;	/* events counted into the profile */
+	uint64_t lost;		/* events dropped (maps full, stacks lost) */
+	uint64_t frames, named; /* symbolization share */
+};
+
+struct window {
+	time_t start;
+	struct folded *profiles[KIND_MAX];
+	struct window_stats stats[KIND_MAX];
+};
+
+extern const char *const profile_kind_names[KIND_MAX];
+
+/* NULL on -ENOMEM. */
+struct window *window_new(time_t start);
+void window_free(struct window *w);
+int window_empty(const struct window *w);
+
+#endif
