@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* folded.c - a folded profile: unique stack -> weight, in an open-addressing hash table */
 #include <errno.h>
-#include <stdlib.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collapse/folded.h"
+#include "collapse/hash.h"
 
 #define ARENA_CHUNK (1u << 20)
 
@@ -24,23 +26,10 @@ struct folded {
 	struct slot *slots;
 	size_t cap, count;
 	uint64_t total;
+	double total_frac;
 	struct arena_chunk *arena;
 	struct folded_entry *sorted;
 };
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, then a final mix */
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h ? h : 1;
-}
 
 static char *arena_copy(struct folded *f, const char *s, size_t len)
 {
@@ -115,31 +104,74 @@ static int grow(struct folded *f)
 	return 0;
 }
 
-int folded_add(struct folded *f, const char *stack, size_t len, uint64_t weight)
+/* The entry for stack, created with a zero weight if new; NULL on -ENOMEM. */
+static struct folded_entry *lookup(struct folded *f, const char *stack, size_t len)
 {
-	uint64_t h = hash_bytes(stack, len);
+	uint64_t h = ember_hash(stack, len);
 	size_t i;
 
 	if ((f->count + 1) * 4 > f->cap * 3 && grow(f))
-		return -ENOMEM;
+		return NULL;
 	for (i = h & (f->cap - 1); f->slots[i].hash; i = (i + 1) & (f->cap - 1)) {
 		struct slot *s = &f->slots[i];
 
-		if (s->hash == h && s->e.len == len && memcmp(s->e.stack, stack, len) == 0) {
-			s->e.weight += weight;
-			f->total += weight;
-			return 0;
-		}
+		if (s->hash == h && s->e.len == len && memcmp(s->e.stack, stack, len) == 0)
+			return &s->e;
 	}
 	f->slots[i].e.stack = arena_copy(f, stack, len);
 	if (!f->slots[i].e.stack)
-		return -ENOMEM;
+		return NULL;
 	f->slots[i].hash = h;
 	f->slots[i].e.len = len;
-	f->slots[i].e.weight = weight;
+	f->slots[i].e.weight = 0;
+	f->slots[i].e.frac = 0;
 	f->count++;
-	f->total += weight;
+	return &f->slots[i].e;
+}
+
+/* Add an integer and a fractional part in [0, 1) to e and the totals. */
+static int add_parts(struct folded *f, struct folded_entry *e, uint64_t whole, double frac)
+{
+	uint64_t carry = 0;
+
+	if (frac > 0) {
+		e->frac += frac;
+		f->total_frac += frac;
+		if (e->frac >= 1) {
+			e->frac -= 1;
+			carry = 1;
+		}
+	}
+	if (whole > UINT64_MAX - carry || e->weight > UINT64_MAX - whole - carry ||
+	    f->total > UINT64_MAX - whole - carry)
+		return -EOVERFLOW;
+	e->weight += whole + carry;
+	f->total += whole + carry;
+	f->total_frac -= (double)carry;
 	return 0;
+}
+
+int folded_add(struct folded *f, const char *stack, size_t len, uint64_t weight)
+{
+	struct folded_entry *e = lookup(f, stack, len);
+
+	if (!e)
+		return -ENOMEM;
+	return add_parts(f, e, weight, 0);
+}
+
+int folded_add_value(struct folded *f, const char *stack, size_t len, double value)
+{
+	struct folded_entry *e;
+	double whole;
+
+	if (!(value >= 0) || value >= 0x1p64)
+		return -EINVAL;
+	e = lookup(f, stack, len);
+	if (!e)
+		return -ENOMEM;
+	whole = floor(value);
+	return add_parts(f, e, (uint64_t)whole, value - whole);
 }
 
 size_t folded_count(const struct folded *f)
@@ -152,18 +184,39 @@ uint64_t folded_total(const struct folded *f)
 	return f->total;
 }
 
-static int entry_cmp(const void *a, const void *b)
+double folded_total_value(const struct folded *f)
 {
-	const struct folded_entry *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->stack, y->stack, n);
+	return (double)f->total + f->total_frac;
+}
+
+static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
 
 	if (c)
 		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	return (alen > blen) - (alen < blen);
 }
 
-const struct folded_entry *folded_sorted(struct folded *f)
+static int by_stack(const void *a, const void *b)
+{
+	const struct folded_entry *x = a, *y = b;
+
+	return bytes_cmp(x->stack, x->len, y->stack, y->len);
+}
+
+static int by_weight(const void *a, const void *b)
+{
+	const struct folded_entry *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
+	if (x->frac != y->frac)
+		return x->frac < y->frac ? 1 : -1;
+	return by_stack(a, b);
+}
+
+const struct folded_entry *folded_sorted_by(struct folded *f, enum folded_order order)
 {
 	size_t n = 0;
 	struct folded_entry *v;
@@ -175,20 +228,72 @@ const struct folded_entry *folded_sorted(struct folded *f)
 	for (size_t i = 0; i < f->cap; i++)
 		if (f->slots[i].hash)
 			v[n++] = f->slots[i].e;
-	qsort(v, n, sizeof(*v), entry_cmp);
+	qsort(v, n, sizeof(*v), order == FOLDED_BY_WEIGHT ? by_weight : by_stack);
 	return v;
 }
 
-int folded_write(struct folded *f, FILE *out)
+const struct folded_entry *folded_sorted(struct folded *f)
 {
-	const struct folded_entry *v = folded_sorted(f);
+	return folded_sorted_by(f, FOLDED_BY_STACK);
+}
+
+int folded_format_weight(char *buf, size_t size, uint64_t weight, double frac)
+{
+	if (frac == 0)
+		return snprintf(buf, size, "%" PRIu64, weight);
+	/* Perl prints numbers with 15 significant digits; so do flamegraph.pl and difffolded.pl */
+	return snprintf(buf, size, "%.15g", (double)weight + frac);
+}
+
+int folded_write_by(struct folded *f, FILE *out, enum folded_order order)
+{
+	const struct folded_entry *v = folded_sorted_by(f, order);
+	char num[40];
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->count; i++) {
-		if (fwrite(v[i].stack, 1, v[i].len, out) != v[i].len ||
-		    fprintf(out, " %" PRIu64 "\n", v[i].weight) < 0)
+		int n = folded_format_weight(num, sizeof(num), v[i].weight, v[i].frac);
+
+		if (fwrite(v[i].stack, 1, v[i].len, out) != v[i].len || putc(' ', out) == EOF ||
+		    fwrite(num, 1, (size_t)n, out) != (size_t)n || putc('\n', out) == EOF)
 			return -EIO;
 	}
 	return 0;
+}
+
+int folded_write(struct folded *f, FILE *out)
+{
+	return folded_write_by(f, out, FOLDED_BY_STACK);
+}
+
+int folded_add_entry(struct folded *f, const struct folded_entry *e)
+{
+	struct folded_entry *d = lookup(f, e->stack, e->len);
+
+	if (!d)
+		return -ENOMEM;
+	return add_parts(f, d, e->weight, e->frac);
+}
+
+int folded_merge(struct folded *dst, const struct folded *src)
+{
+	const struct folded_entry *e;
+	size_t iter = 0;
+
+	while ((e = folded_next(src, &iter))) {
+		int err = folded_add_entry(dst, e);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+const struct folded_entry *folded_next(const struct folded *f, size_t *iter)
+{
+	for (; *iter < f->cap; (*iter)++)
+		if (f->slots[*iter].hash)
+			return &f->slots[(*iter)++].e;
+	return NULL;
 }

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collapse/cli.h"
+
 struct subcommand {
 	const char *name;
 	int (*main)(int argc, char **argv);
@@ -10,6 +12,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "collapse", collapse_main, "fold perf script, bpftrace or SystemTap stacks" },
 	{ NULL, NULL, NULL },
 };
 

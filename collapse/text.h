@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* text.h - byte classes as Perl regexes see them in byte strings (\s, \d, \w) */
+#ifndef EMBER_TEXT_H
+#define EMBER_TEXT_H
+
+#include <stdbool.h>
+
+/* \s: space, \t, \n, \v, \f, \r */
+static inline bool text_is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline bool text_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool text_is_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || text_is_digit(c) || c == '_';
+}
+
+#endif
