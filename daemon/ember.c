@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collapse/cli.h"
+#include "render/pprof.h"
 
 struct subcommand {
 	const char *name;
@@ -13,6 +14,7 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "collapse", collapse_main, "fold perf script, bpftrace or SystemTap stacks" },
+	{ "pprof", pprof_main, "convert folded stacks to a pprof profile" },
 	{ NULL, NULL, NULL },
 };
 
