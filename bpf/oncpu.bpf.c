@@ -66,6 +66,7 @@ int oncpu_sample(struct bpf_perf_event_data *ctx)
 	struct oncpu_key key = {};
 	struct task_struct *task;
 	static const __u64 zero;
+	void *stacks, *counts;
 	__u64 *count;
 	bool kthread;
 	__u32 buf;
@@ -81,22 +82,15 @@ int oncpu_sample(struct bpf_perf_event_data *ctx)
 	kthread = task->flags & 0x00200000 /* PF_KTHREAD */;
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
 
+	/* Both buffers' maps are known constants on each path, as the verifier wants. */
 	buf = active & 1;
-	if (buf) {
-		key.kstack_id = stack_id(bpf_get_stackid(ctx, &stacks1, 0), &stats,
-					 ONCPU_STAT_KSTACK_ERR);
-		key.ustack_id = kthread ? STACK_ID_NONE :
-			stack_id(bpf_get_stackid(ctx, &stacks1, BPF_F_USER_STACK), &stats,
-				 ONCPU_STAT_USTACK_ERR);
-		count = lookup_or_try_init(&counts1, &key, &zero);
-	} else {
-		key.kstack_id = stack_id(bpf_get_stackid(ctx, &stacks0, 0), &stats,
-					 ONCPU_STAT_KSTACK_ERR);
-		key.ustack_id = kthread ? STACK_ID_NONE :
-			stack_id(bpf_get_stackid(ctx, &stacks0, BPF_F_USER_STACK), &stats,
-				 ONCPU_STAT_USTACK_ERR);
-		count = lookup_or_try_init(&counts0, &key, &zero);
-	}
+	stacks = buf ? (void *)&stacks1 : (void *)&stacks0;
+	counts = buf ? (void *)&counts1 : (void *)&counts0;
+	key.kstack_id = stack_id(bpf_get_stackid(ctx, stacks, 0), &stats, ONCPU_STAT_KSTACK_ERR);
+	key.ustack_id = kthread ? STACK_ID_NONE :
+		stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
+			 ONCPU_STAT_USTACK_ERR);
+	count = lookup_or_try_init(counts, &key, &zero);
 	if (!count) {
 		stat_inc(&stats, ONCPU_STAT_COUNT_FULL);
 		return 0;
