@@ -18,6 +18,8 @@ struct collector {
 	const char *name;
 	/* Move what the kernel counted since the last drain into w. Returns 0 or -errno. */
 	int (*drain)(struct collector *c, struct window *w);
+	/* Stop collecting (detach from the kernel); what was counted can still be drained. */
+	void (*detach)(struct collector *c);
 	void (*free)(struct collector *c);
 };
 

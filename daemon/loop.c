@@ -206,7 +206,11 @@ int emberd_loop(struct emberd *d)
 				procs_consume(d->procs);
 		}
 	}
+	/* Detach, then drain both buffers: the last window gets every sample counted. */
+	for (int i = 0; i < d->ncollectors; i++)
+		d->collectors[i]->detach(d->collectors[i]);
 	procs_consume(d->procs);
+	drain_all(d);
 	drain_all(d);
 	err = write_window(d, now_sec(), 0);
 cleanup:

@@ -248,14 +248,22 @@ static int oncpu_drain(struct collector *c, struct window *w)
 	return err;
 }
 
+static void oncpu_detach(struct collector *c)
+{
+	struct oncpu *o = (struct oncpu *)c;
+
+	for (int i = 0; i < o->nlinks; i++)
+		bpf_link__destroy(o->links[i]);
+	o->nlinks = 0;
+}
+
 static void oncpu_free(struct collector *c)
 {
 	struct oncpu *o = (struct oncpu *)c;
 
 	if (!o)
 		return;
-	for (int i = 0; i < o->nlinks; i++)
-		bpf_link__destroy(o->links[i]);
+	oncpu_detach(c);
 	free(o->links);
 	oncpu_bpf__destroy(o->skel);
 	sbuf_release(&o->line);
@@ -269,7 +277,7 @@ struct collector *oncpu_new(const struct collector_ctx *ctx)
 
 	if (!o)
 		return NULL;
-	o->base = (struct collector){ "oncpu", oncpu_drain, oncpu_free };
+	o->base = (struct collector){ "oncpu", oncpu_drain, oncpu_detach, oncpu_free };
 	o->cfg = ctx->cfg;
 	o->sym = ctx->sym;
 	o->skel = oncpu_bpf__open();

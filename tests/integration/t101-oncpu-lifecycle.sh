@@ -35,17 +35,17 @@ check "the snapshot holds samples" test "$(zcat "$snap" | wc -l)" -gt 0
 
 # System-wide: the workload and other processes.
 sleep 2
-zcat $(find "$OUT" -path '*/20*' -name '*.oncpu.folded.gz') > "$T_TMP/all.folded"
+zcat $(find "$OUT" -path "$OUT/20*" -name '*.oncpu.folded.gz') > "$T_TMP/all.folded"
 check "system-wide shows the workload" grep -q '^staircase;' "$T_TMP/all.folded"
 check "system-wide shows other processes" grep -q '^sh;' "$T_TMP/all.folded"
 check "kernel frames are annotated _[k]" grep -q '_\[k\]' "$T_TMP/all.folded"
 check "windows have metadata" test -n "$(find "$OUT" -name '*.meta.json' | head -n 1)"
 
 # SIGTERM writes the partial window and exits 0.
-n1=$(find "$OUT" -path '*/20*' -name '*.oncpu.folded.gz' | wc -l)
+n1=$(find "$OUT" -path "$OUT/20*" -name '*.oncpu.folded.gz' | wc -l)
 sleep 0.5
 check "emberd exits 0 on SIGTERM" stop_emberd TERM
-n2=$(find "$OUT" -path '*/20*' -name '*.oncpu.folded.gz' | wc -l)
+n2=$(find "$OUT" -path "$OUT/20*" -name '*.oncpu.folded.gz' | wc -l)
 check "SIGTERM wrote the partial window ($n1 -> $n2)" test "$n2" -gt "$n1"
 check "no temporary files left" test -z "$(find "$OUT" -name '.*')"
 finish
