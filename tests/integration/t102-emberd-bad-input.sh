@@ -21,7 +21,7 @@ expect 2 "invalid value 'abc' for --freq" "$EMBERD" -F abc
 expect 2 "invalid value '0' for --window" "$EMBERD" -w 0
 expect 2 "invalid value 'gpu' for --collect" "$EMBERD" --collect gpu
 expect 2 "no process with pid 999999999" "$EMBERD" -p 999999999
-expect 2 "invalid pid 'x'" "$EMBERD" -p 12,x
+expect 2 "invalid pid 'x'" "$EMBERD" -p 1,x
 expect 2 "unexpected argument 'extra'" "$EMBERD" extra
 touch "$T_TMP/file"
 expect 1 "cannot write to output directory '$T_TMP/file/sub'" "$EMBERD" -o "$T_TMP/file/sub"
