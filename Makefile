@@ -53,7 +53,7 @@ WORKLOADS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard tes
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all run test test-unit test-golden test-integration bench fuzz install uninstall clean \
-	deps deps-test format check-format sanitize regen-golden
+	deps deps-test format check-format sanitize regen-golden regen-config
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -158,6 +158,10 @@ bench: deps-test all $(WORKLOADS)
 
 fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
+
+# The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).
+regen-config: $(OUTPUT)/emberd
+	$(OUTPUT)/emberd --print-config -o /var/lib/ember > config/emberd.conf
 
 sanitize:
 	$(MAKE) SANITIZE=address,undefined test-unit

@@ -1,44 +1,77 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* config.c - emberd's settings: defaults and command line */
+/* config.c - the table of emberd's options: defaults, parsing and printing of values */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "daemon/config.h"
 
+/* names[i] is bit i of enum collector_mask. */
+static const char *const collector_names[] = { "oncpu", NULL };
+static const char *const prefix_names[] = { "comm", "pid", "tid", NULL };
+
+#define FIELD(f) .offset = offsetof(struct config, f), .size = sizeof(((struct config *)0)->f)
+
+const struct config_option config_options[] = {
+	{ .flag = "collect", .section = "daemon", .key = "collectors", .type = CONF_SET,
+	  .names = collector_names, .def = "oncpu", .arg = "LIST",
+	  .doc = "collectors to run, comma-separated", FIELD(collect) },
+	{ .flag = "window", .short_flag = 'w', .section = "daemon", .key = "window",
+	  .type = CONF_UINT, .min = 1, .max = 3600, .def = "60", .arg = "SECONDS",
+	  .doc = "window length in seconds, aligned to the wall clock", FIELD(window_sec) },
+	{ .flag = "pid", .short_flag = 'p', .section = "daemon", .key = "pids", .type = CONF_PIDS,
+	  .def = "", .arg = "PID[,PID...]",
+	  .doc = "profile only these processes (empty: the whole host)", .restart = COLLECT_ALL,
+	  FIELD(pids) },
+	{ .flag = "verbose", .short_flag = 'v', .section = "daemon", .key = "verbose",
+	  .type = CONF_BOOL, .def = "false", .doc = "debug output, libbpf's included",
+	  FIELD(verbose) },
+	{ .flag = "output", .short_flag = 'o', .section = "output", .key = "directory",
+	  .type = CONF_STRING, .def = "profiles", .arg = "DIR",
+	  .doc = "where the archives are written", FIELD(output_dir) },
+	{ .flag = "stack-prefix", .section = "output", .key = "stack-prefix", .type = CONF_ENUM,
+	  .names = prefix_names, .def = "comm", .arg = "comm|pid|tid",
+	  .doc = "first frame of each stack: comm, comm-PID or comm-PID/TID", FIELD(prefix) },
+	{ .flag = "with-pid", .type = CONF_ENUM, .names = prefix_names, .fixed = "pid",
+	  .doc = "same as --stack-prefix pid", FIELD(prefix) },
+	{ .flag = "with-tid", .type = CONF_ENUM, .names = prefix_names, .fixed = "tid",
+	  .doc = "same as --stack-prefix tid", FIELD(prefix) },
+	{ .flag = "freq", .short_flag = 'F', .section = "oncpu", .key = "frequency",
+	  .type = CONF_UINT, .min = 1, .max = 10000, .def = "49", .arg = "HZ",
+	  .doc = "on-CPU sampling frequency per CPU, in Hz", .restart = COLLECT_ONCPU,
+	  FIELD(freq) },
+	{ .flag = "cycles", .section = "oncpu", .key = "cycles", .type = CONF_BOOL,
+	  .def = "false",
+	  .doc = "sample hardware cycles instead of cpu-clock (falls back where there is no PMU)",
+	  .restart = COLLECT_ONCPU, FIELD(hw_cycles) },
+	{ .flag = "idle", .section = "oncpu", .key = "idle", .type = CONF_BOOL, .def = "false",
+	  .doc = "include the idle task (pid 0)", .restart = COLLECT_ONCPU, FIELD(include_idle) },
+};
+const struct config_section config_sections[] = {
+	{ "daemon", "What emberd runs and how often it writes." },
+	{ "output", "Where and how the profiles are written." },
+	{ "oncpu", "The on-CPU collector: perf_event sampling of every CPU, stacks counted in the kernel." },
+	{ NULL, NULL },
+};
+
+const size_t config_noptions = sizeof(config_options) / sizeof(config_options[0]);
+
 void config_init(struct config *c)
 {
+	char err[CONFIG_ERR_LEN];
+
 	memset(c, 0, sizeof(*c));
-	c->freq = 49;
-	c->window_sec = 60;
-	strcpy(c->output_dir, "profiles");
-	c->collect = COLLECT_ONCPU;
-	c->prefix = PREFIX_COMM;
+	for (size_t i = 0; i < config_noptions; i++)
+		if (config_options[i].def)
+			config_set(c, &config_options[i], config_options[i].def, "default", err,
+				   sizeof(err));
 }
 
-static const char usage_text[] =
-	"usage: emberd [OPTIONS]\n"
-	"Always-on eBPF profiler: writes per-window folded stacks of the whole host.\n\n"
-	"  -F, --freq HZ           on-CPU sampling frequency (default 49, 1-10000)\n"
-	"  -p, --pid PID[,PID...]  profile only these processes (default: all)\n"
-	"  -o, --output DIR        output directory (default ./profiles)\n"
-	"  -w, --window SECONDS    window length, aligned to the clock (default 60, 1-3600)\n"
-	"      --collect LIST      collectors to run, comma-separated: oncpu (default oncpu)\n"
-	"      --with-pid          first frame is comm-PID instead of comm\n"
-	"      --with-tid          first frame is comm-PID/TID\n"
-	"      --cycles            sample hardware cycles instead of cpu-clock\n"
-	"      --idle              include the idle task (pid 0)\n"
-	"  -v, --verbose           debug output (libbpf's too)\n"
-	"      --help              this text\n"
-	"      --version           print the version\n"
-	"\nSignals: SIGUSR1 writes a snapshot now, SIGTERM/SIGINT write the current window and exit.\n";
-
 /* Parse a decimal in [lo, hi]. Returns 0 or -EINVAL. */
-static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+static int parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
@@ -53,164 +86,194 @@ static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigne
 	return 0;
 }
 
-static int parse_pids(struct config *c, const char *list)
+static int parse_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i]) || !strcasecmp(s, no[i])) {
+			*out = !strcasecmp(s, yes[i]);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int name_index(const char *const *names, const char *s, size_t len)
+{
+	for (int i = 0; names[i]; i++)
+		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+			return i;
+	return -1;
+}
+
+static int parse_set(const char *const *names, const char *s, unsigned int *out)
+{
+	unsigned int m = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int i = name_index(names, s, len);
+
+		if (i < 0)
+			return -EINVAL;
+		m |= 1u << i;
+		s += len + (s[len] == ',');
+	}
+	if (!m)
+		return -EINVAL;
+	*out = m;
+	return 0;
+}
+
+/* A pid that does not exist is an error now rather than an empty profile later. */
+static int parse_pids(struct config *c, const char *list, char *err, size_t errlen)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
 	unsigned long v;
-	int err = 0;
+	size_t n = 0;
+	int ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (parse_uint(tok, 1, INT_MAX, &v)) {
-			fprintf(stderr, "emberd: invalid pid '%s'\n", tok);
-			err = -EINVAL;
+		if (parse_ulong(tok, 1, INT_MAX, &v)) {
+			snprintf(err, errlen, "invalid pid '%s'", tok);
+			ret = -EINVAL;
 			goto cleanup;
 		}
 		if (kill((pid_t)v, 0) && errno == ESRCH) {
-			fprintf(stderr, "emberd: no process with pid %lu\n", v);
-			err = -EINVAL;
+			snprintf(err, errlen, "no process with pid %lu", v);
+			ret = -EINVAL;
 			goto cleanup;
 		}
-		if (c->npids == CONFIG_MAX_PIDS) {
-			fprintf(stderr, "emberd: too many pids (at most %d)\n", CONFIG_MAX_PIDS);
-			err = -EINVAL;
+		if (n == CONFIG_MAX_PIDS) {
+			snprintf(err, errlen, "too many pids (at most %d)", CONFIG_MAX_PIDS);
+			ret = -EINVAL;
 			goto cleanup;
 		}
-		c->pids[c->npids++] = (uint32_t)v;
+		c->pids[n++] = (uint32_t)v;
 	}
-	if (!c->npids) {
-		fprintf(stderr, "emberd: empty pid list\n");
-		err = -EINVAL;
+	if (!n && strspn(list, " ") != strlen(list)) {
+		snprintf(err, errlen, "empty pid list '%s'", list);
+		ret = -EINVAL;
+		goto cleanup;
 	}
+	c->npids = n;
 cleanup:
 	free(copy);
-	return err;
+	return ret;
 }
 
-int config_parse_collect(const char *list, unsigned int *mask)
+static int set_value(struct config *c, const struct config_option *o, const char *val)
 {
-	static const struct {
-		const char *name;
-		unsigned int bit;
-	} names[] = { { "oncpu", COLLECT_ONCPU } };
-	const char *p = list;
-	unsigned int m = 0;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
-			return -EINVAL;
-		m |= names[i].bit;
-		p += len + (p[len] == ',');
-	}
-	if (!m)
-		return -EINVAL;
-	*mask = m;
-	return 0;
-}
-
-enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
-       OPT_VERSION };
-
-static const struct option long_opts[] = {
-	{ "freq", required_argument, NULL, 'F' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "window", required_argument, NULL, 'w' },
-	{ "collect", required_argument, NULL, OPT_COLLECT },
-	{ "with-pid", no_argument, NULL, OPT_WITH_PID },
-	{ "with-tid", no_argument, NULL, OPT_WITH_TID },
-	{ "cycles", no_argument, NULL, OPT_CYCLES },
-	{ "idle", no_argument, NULL, OPT_IDLE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char *opt_name(int opt)
-{
-	for (const struct option *o = long_opts; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
-
-static int parse_one(struct config *c, int opt, const char *arg)
-{
+	void *field = (char *)c + o->offset;
 	unsigned long v;
+	int i;
 
-	switch (opt) {
-	case 'F':
-		if (parse_uint(arg, 1, 10000, &v))
-			goto bad;
-		c->freq = v;
+	switch (o->type) {
+	case CONF_UINT:
+		if (parse_ulong(val, o->min, o->max, &v))
+			return -EINVAL;
+		*(unsigned int *)field = v;
 		return 0;
-	case 'p':
-		return parse_pids(c, arg);
-	case 'o':
-		if (!*arg || strlen(arg) >= sizeof(c->output_dir))
-			goto bad;
-		strcpy(c->output_dir, arg);
+	case CONF_BOOL:
+		return parse_bool(val, field);
+	case CONF_STRING:
+		if (!*val || strlen(val) >= o->size)
+			return -EINVAL;
+		strcpy(field, val);
 		return 0;
-	case 'w':
-		if (parse_uint(arg, 1, 3600, &v))
-			goto bad;
-		c->window_sec = v;
+	case CONF_ENUM:
+		i = name_index(o->names, val, strlen(val));
+		if (i < 0)
+			return -EINVAL;
+		*(int *)field = i;
 		return 0;
-	case OPT_COLLECT:
-		if (config_parse_collect(arg, &c->collect))
-			goto bad;
-		return 0;
-	case OPT_WITH_PID:
-		c->prefix = PREFIX_PID;
-		return 0;
-	case OPT_WITH_TID:
-		c->prefix = PREFIX_TID;
-		return 0;
-	case OPT_CYCLES:
-		c->hw_cycles = 1;
-		return 0;
-	case OPT_IDLE:
-		c->include_idle = 1;
-		return 0;
-	case 'v':
-		c->verbose++;
-		return 0;
+	case CONF_SET:
+		return parse_set(o->names, val, field);
+	case CONF_PIDS:
+		break;
 	}
-	return -EINVAL; /* getopt already said what is wrong */
-bad:
-	fprintf(stderr, "emberd: invalid value '%s' for --%s\n", arg, opt_name(opt));
 	return -EINVAL;
 }
 
-int config_parse_args(struct config *c, int argc, char **argv)
+static void describe_range(const struct config_option *o, char *buf, size_t len)
 {
-	int opt, idx = -1, err;
+	size_t used = 0;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "F:p:o:w:v", long_opts, &idx)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (opt == OPT_VERSION) {
-			printf("emberd %s\n", EMBER_VERSION);
-			return 1;
-		}
-		err = parse_one(c, opt, optarg);
-		if (err)
-			return err;
+	buf[0] = '\0';
+	if (o->type == CONF_UINT)
+		snprintf(buf, len, "%lu-%lu", o->min, o->max);
+	else if (o->type == CONF_BOOL)
+		snprintf(buf, len, "true or false");
+	else if (o->names)
+		for (int i = 0; o->names[i] && used < len; i++)
+			used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "", o->names[i]);
+}
+
+int config_set(struct config *c, const struct config_option *o, const char *val, const char *what,
+	       char *err, size_t errlen)
+{
+	char range[128];
+
+	if (o->type == CONF_PIDS)
+		return parse_pids(c, val, err, errlen);
+	if (!set_value(c, o, val))
+		return 0;
+	describe_range(o, range, sizeof(range));
+	snprintf(err, errlen, "invalid value '%s' for %s%s%s%s", val, what, *range ? " (" : "",
+		 range, *range ? ")" : "");
+	return -EINVAL;
+}
+
+void config_format(const struct config *c, const struct config_option *o, char *buf, size_t len)
+{
+	const void *field = (const char *)c + o->offset;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	switch (o->type) {
+	case CONF_UINT:
+		snprintf(buf, len, "%u", *(const unsigned int *)field);
+		break;
+	case CONF_BOOL:
+		snprintf(buf, len, "%s", *(const int *)field ? "true" : "false");
+		break;
+	case CONF_STRING:
+		snprintf(buf, len, "%s", (const char *)field);
+		break;
+	case CONF_ENUM:
+		snprintf(buf, len, "%s", o->names[*(const int *)field]);
+		break;
+	case CONF_SET:
+		for (int i = 0; o->names[i] && used < len; i++)
+			if (*(const unsigned int *)field & (1u << i))
+				used += snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 o->names[i]);
+		break;
+	case CONF_PIDS:
+		for (size_t i = 0; i < c->npids && used < len; i++)
+			used += snprintf(buf + used, len - used, "%s%u", i ? "," : "", c->pids[i]);
+		break;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "emberd: unexpected argument '%s'\n", argv[optind]);
-		return -EINVAL;
+}
+
+unsigned int config_restart_mask(const struct config *a, const struct config *b)
+{
+	static char va[16384], vb[16384];
+	unsigned int mask = 0;
+
+	for (size_t i = 0; i < config_noptions; i++) {
+		const struct config_option *o = &config_options[i];
+
+		if (!o->restart || !o->key)
+			continue;
+		config_format(a, o, va, sizeof(va));
+		config_format(b, o, vb, sizeof(vb));
+		if (strcmp(va, vb))
+			mask |= o->restart;
 	}
-	return 0;
+	return mask;
 }

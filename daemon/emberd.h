@@ -12,6 +12,9 @@
 
 struct emberd {
 	struct config cfg;
+	struct config_cli cli; /* kept for SIGHUP: the file is re-read, the flags re-applied */
+	int argc;
+	char **argv;
 	struct symbolizer *sym;
 	struct procs *procs;
 	struct collector *collectors[EMBERD_MAX_COLLECTORS];
