@@ -209,7 +209,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, bool
 	t = bpf_task_storage_get(&tasks, prev, 0, want ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 	if (!t) {
 		if (want)
-			stat_inc(&stats, OFFCPU_STAT_START_FULL);
+			stat_inc(&stats, OFFCPU_STAT_NO_STORAGE);
 		return;
 	}
 	if (t->pending_ns)

@@ -6,7 +6,6 @@
 /* Default map sizes per buffer; the loader may resize them. */
 #define OFFCPU_MAX_COUNTS 16384
 #define OFFCPU_MAX_STACKS 16384
-#define OFFCPU_MAX_THREADS 65536 /* threads asleep at once (switch-out times) */
 
 /* Task states a block may start in: the kernel's bits, and preemption (state running). */
 #define OFFCPU_STATE_INTERRUPTIBLE 0x0001u /* S */
@@ -41,8 +40,7 @@ struct offcpu_kstack {
 
 enum offcpu_stat {
 	OFFCPU_STAT_BLOCKS,	  /* blocks counted (after every filter) */
-	OFFCPU_STAT_START_FULL,	  /* block lost: too many threads asleep at once */
-	OFFCPU_STAT_PENDING_FULL, /* block lost: no room to wait for the user stack */
+	OFFCPU_STAT_NO_STORAGE,	  /* block lost: no thread-local storage for its start time */
 	OFFCPU_STAT_COUNT_FULL,	  /* block lost: count map full */
 	OFFCPU_STAT_KSTACK_ERR,	  /* kernel stack not captured */
 	OFFCPU_STAT_USTACK_ERR,	  /* user stack not captured */

@@ -83,15 +83,12 @@ static void report_stats(struct offcpu *o, struct window *w)
 	uint64_t delta[OFFCPU_STAT_MAX], lost;
 
 	kmaps_stats(bpf_map__fd(o->skel->maps.stats), OFFCPU_STAT_MAX, o->stats_seen, delta);
-	lost = delta[OFFCPU_STAT_START_FULL] + delta[OFFCPU_STAT_PENDING_FULL] +
-	       delta[OFFCPU_STAT_COUNT_FULL];
+	lost = delta[OFFCPU_STAT_NO_STORAGE] + delta[OFFCPU_STAT_COUNT_FULL];
 	w->stats[KIND_OFFCPU].samples += delta[OFFCPU_STAT_BLOCKS];
 	w->stats[KIND_OFFCPU].lost += lost;
 	if (lost)
-		log_warn("off-CPU: %llu blocks lost (%llu no thread slot, %llu count map full)",
-			 (unsigned long long)lost,
-			 (unsigned long long)(delta[OFFCPU_STAT_START_FULL] +
-					      delta[OFFCPU_STAT_PENDING_FULL]),
+		log_warn("off-CPU: %llu blocks lost (%llu no thread storage, %llu count map full)",
+			 (unsigned long long)lost, (unsigned long long)delta[OFFCPU_STAT_NO_STORAGE],
 			 (unsigned long long)delta[OFFCPU_STAT_COUNT_FULL]);
 	if (delta[OFFCPU_STAT_KSTACK_ERR] + delta[OFFCPU_STAT_USTACK_ERR] +
 	    delta[OFFCPU_STAT_WAKER_ERR])

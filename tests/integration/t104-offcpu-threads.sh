@@ -18,8 +18,8 @@ run_workload() {
 	stop_emberd TERM
 }
 
-# weight PATTERN FILE: sum of the weights of lines matching PATTERN (awk regex)
-weight() { awk -v pat="$1" '$0 ~ pat { w += $NF } END { printf "%d", w }' "$2"; }
+# weight PATTERN FILE: sum of the weights of lines matching PATTERN (grep -E, linear time)
+weight() { grep -E -- "$1" "$2" | awk '{ w += $NF } END { printf "%d", w }'; }
 
 check "emberd exits 0 after profiling with wakers" run_workload "$T_TMP/w" --offcpu-waker
 folded_of $(find "$T_TMP/w" -name '*.offcpu.folded.gz') >"$T_TMP/off.folded"
@@ -41,7 +41,7 @@ grep -q '"offcpu": { "samples": [1-9][0-9]*, "lost": [0-9]' "$T_TMP"/w/*/*.meta.
 check "the window metadata counts off-CPU blocks and drops" test $? -eq 0
 
 # Hot/cold: off-CPU weights unchanged with every frame marked, on-CPU samples as microseconds.
-ha=$(weight '^sleeper_a_\[o\];(.*_\[o\];)*thread_a_\[o\];sleep_a_\[o\];' "$T_TMP/hc.folded")
+ha=$(weight '^sleeper_a_\[o\];.*;thread_a_\[o\];sleep_a_\[o\];' "$T_TMP/hc.folded")
 check "hot/cold: sleeper_a blue with its off-CPU time (got $ha us)" test "$ha" -eq "$a"
 unmarked=$(awk '/_\[o\]/ { sub(/ [0-9]+$/, ""); n = split($0, f, ";"); for (i = 1; i <= n; i++) if (f[i] !~ /_\[o\]$/) bad++ } END { print bad + 0 }' "$T_TMP/hc.folded")
 check "hot/cold: every frame of an off-CPU stack is marked (unmarked: $unmarked)" test "$unmarked" -eq 0
@@ -56,7 +56,8 @@ check "emberd exits 0 with --offcpu-min 20000" run_workload "$T_TMP/m" --offcpu-
 folded_of $(find "$T_TMP/m" -name '*.offcpu.folded.gz') >"$T_TMP/min.folded"
 a=$(weight '^sleeper_a;' "$T_TMP/min.folded")
 b=$(weight '^reader_b;' "$T_TMP/min.folded")
-check "--offcpu-min 20000 hides sleeper_a (got $a us)" test "$a" -eq 0
+# (a sleep that a busy CPU delays past 20 ms may remain: allow 5% of sleeper_a's 3 s)
+check "--offcpu-min 20000 hides sleeper_a (got $a us)" test "$a" -lt 150000
 check "--offcpu-min 20000 keeps reader_b (got $b us)" within "$b" 3000000 300000
 check "no waker frames without --offcpu-waker" test "$(grep -c ';--;' "$T_TMP/min.folded")" -eq 0
 
