@@ -246,11 +246,19 @@ static void frames_open(struct svg *s)
 	PUTS(s, "\">\n");
 }
 
+static int annotated(const char *name, size_t len, const char *kinds)
+{
+	return len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
+	       name[len - 2] && strchr(kinds, name[len - 2]);
+}
+
+/* Without its annotation: _[k] _[w] _[i] _[j], and _[o] (off-CPU) before or alone. */
 static size_t strip_annotation(const char *name, size_t len)
 {
-	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
-	    strchr("kwijo", name[len - 2]) && name[len - 2])
-		return len - 4;
+	if (annotated(name, len, "o"))
+		len -= 4;
+	if (annotated(name, len, "kwij"))
+		len -= 4;
 	return len;
 }
 
