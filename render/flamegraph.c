@@ -97,7 +97,7 @@ int flamegraph_write_rows(struct fg_row *rows, size_t n, int differential,
 
 	if (o->reverse && !(reversed = reverse_rows(rows, n)))
 		return -ENOMEM;
-	if (!o->flamechart)
+	if (!o->flamechart && n)
 		qsort(rows, n, sizeof(*rows), by_stack);
 	err = fg_tree_build(&t, rows, n, differential, o);
 	if (!err && !(t.time > 0))
