@@ -45,7 +45,7 @@ static __always_inline void procs_note(__u32 pid)
 	if (bpf_map_lookup_elem(&procs_seen, &pid))
 		return;
 	task = (struct task_struct *)bpf_get_current_task_btf();
-	if (task->flags & PROCS_PF_EXITING)
+	if ((bpf_get_current_pid_tgid() >> 32) == pid && (task->flags & PROCS_PF_EXITING))
 		return;
 	if (bpf_map_update_elem(&procs_seen, &pid, &one, BPF_NOEXIST) == 0)
 		procs_emit(EMBER_PROC_NEW, pid);
