@@ -6,26 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/types.h>
 
+#include "bpf/common.h"
+#include "bpf/offcpu.h"
 #include "daemon/config.h"
 
 /* names[i] is bit i of enum collector_mask. */
-static const char *const collector_names[] = { "oncpu", NULL };
+static const char *const collector_names[] = { "oncpu", "offcpu", NULL };
 static const char *const prefix_names[] = { "comm", "pid", "tid", NULL };
+/* Index i is the value of OFFCPU_THREADS_* (0: all). */
+static const char *const thread_names[] = { "all", "user", "kernel", NULL };
+
+static int parse_pids(struct config *c, const char *list, char *err, size_t errlen);
+static void format_pids(const struct config *c, char *buf, size_t len);
+static int parse_states(struct config *c, const char *list, char *err, size_t errlen);
+static void format_states(const struct config *c, char *buf, size_t len);
 
 #define FIELD(f) .offset = offsetof(struct config, f), .size = sizeof(((struct config *)0)->f)
 
 const struct config_option config_options[] = {
 	{ .flag = "collect", .section = "daemon", .key = "collectors", .type = CONF_SET,
-	  .names = collector_names, .def = "oncpu", .arg = "LIST",
+	  .names = collector_names, .def = "oncpu,offcpu", .arg = "LIST",
 	  .doc = "collectors to run, comma-separated", FIELD(collect) },
 	{ .flag = "window", .short_flag = 'w', .section = "daemon", .key = "window",
 	  .type = CONF_UINT, .min = 1, .max = 3600, .def = "60", .arg = "SECONDS",
 	  .doc = "window length in seconds, aligned to the wall clock", FIELD(window_sec) },
-	{ .flag = "pid", .short_flag = 'p', .section = "daemon", .key = "pids", .type = CONF_PIDS,
+	{ .flag = "pid", .short_flag = 'p', .section = "daemon", .key = "pids", .type = CONF_CUSTOM,
+	  .parse = parse_pids, .format = format_pids, .range = "pids of running processes",
 	  .def = "", .arg = "PID[,PID...]",
-	  .doc = "profile only these processes (empty: the whole host)", .restart = COLLECT_ALL,
-	  FIELD(pids) },
+	  .doc = "profile only these processes (empty: the whole host)", .restart = COLLECT_ALL },
 	{ .flag = "verbose", .short_flag = 'v', .section = "daemon", .key = "verbose",
 	  .type = CONF_BOOL, .def = "false", .doc = "debug output, libbpf's included",
 	  FIELD(verbose) },
@@ -49,11 +59,32 @@ const struct config_option config_options[] = {
 	  .restart = COLLECT_ONCPU, FIELD(hw_cycles) },
 	{ .flag = "idle", .section = "oncpu", .key = "idle", .type = CONF_BOOL, .def = "false",
 	  .doc = "include the idle task (pid 0)", .restart = COLLECT_ONCPU, FIELD(include_idle) },
+	{ .flag = "offcpu-min", .section = "offcpu", .key = "min-block", .type = CONF_U64,
+	  .min = 1, .max = CONFIG_MAX_BLOCK_US, .def = "1000", .arg = "US",
+	  .doc = "count only blocks of at least this many microseconds", .restart = COLLECT_OFFCPU,
+	  FIELD(offcpu_min_us) },
+	{ .flag = "offcpu-max", .section = "offcpu", .key = "max-block", .type = CONF_U64,
+	  .min = 0, .max = CONFIG_MAX_BLOCK_US, .def = "0", .arg = "US",
+	  .doc = "ignore blocks longer than this many microseconds (0: no limit; at least min-block)",
+	  .restart = COLLECT_OFFCPU, FIELD(offcpu_max_us) },
+	{ .flag = "offcpu-state", .section = "offcpu", .key = "states", .type = CONF_CUSTOM,
+	  .parse = parse_states, .format = format_states, .def = "S,D", .arg = "LIST",
+	  .range = "S interruptible, D uninterruptible, R preempted, T stopped, t traced, "
+		   "P parked (or their names), or a kernel state mask like 0x3",
+	  .doc = "task states a block may start in, comma-separated", .restart = COLLECT_OFFCPU },
+	{ .flag = "offcpu-threads", .section = "offcpu", .key = "threads", .type = CONF_ENUM,
+	  .names = thread_names, .def = "all", .arg = "user|kernel|all",
+	  .doc = "which threads: user threads only, kernel threads only, or all",
+	  .restart = COLLECT_OFFCPU, FIELD(offcpu_threads) },
+	{ .flag = "offcpu-waker", .section = "offcpu", .key = "waker", .type = CONF_BOOL,
+	  .def = "false", .doc = "add the waker's stack after a '--' frame (FlameGraph chain graphs)",
+	  .restart = COLLECT_OFFCPU, FIELD(offcpu_waker) },
 };
 const struct config_section config_sections[] = {
 	{ "daemon", "What emberd runs and how often it writes." },
 	{ "output", "Where and how the profiles are written." },
 	{ "oncpu", "The on-CPU collector: perf_event sampling of every CPU, stacks counted in the kernel." },
+	{ "offcpu", "The off-CPU collector: time blocked, in microseconds, from sched_switch." },
 	{ NULL, NULL },
 };
 
@@ -178,6 +209,11 @@ static int set_value(struct config *c, const struct config_option *o, const char
 			return -EINVAL;
 		*(unsigned int *)field = v;
 		return 0;
+	case CONF_U64:
+		if (parse_ulong(val, o->min, o->max, &v))
+			return -EINVAL;
+		*(uint64_t *)field = v;
+		return 0;
 	case CONF_BOOL:
 		return parse_bool(val, field);
 	case CONF_STRING:
@@ -193,10 +229,95 @@ static int set_value(struct config *c, const struct config_option *o, const char
 		return 0;
 	case CONF_SET:
 		return parse_set(o->names, val, field);
-	case CONF_PIDS:
+	case CONF_CUSTOM:
 		break;
 	}
 	return -EINVAL;
+}
+
+static void format_pids(const struct config *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->npids && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%u", i ? "," : "", c->pids[i]);
+}
+
+static const struct {
+	const char *letter, *name;
+	uint32_t bit;
+} task_states[] = {
+	{ "S", "interruptible", OFFCPU_STATE_INTERRUPTIBLE },
+	{ "D", "uninterruptible", OFFCPU_STATE_UNINTERRUPTIBLE },
+	{ "R", "preempted", OFFCPU_STATE_PREEMPTED },
+	{ "T", "stopped", OFFCPU_STATE_STOPPED },
+	{ "t", "traced", OFFCPU_STATE_TRACED },
+	{ "P", "parked", OFFCPU_STATE_PARKED },
+};
+#define NSTATES (sizeof(task_states) / sizeof(task_states[0]))
+
+static int parse_state(const char *tok, uint32_t *bit)
+{
+	unsigned long v;
+	char *end;
+
+	for (size_t i = 0; i < NSTATES; i++) {
+		if (!strcmp(tok, task_states[i].letter) || !strcasecmp(tok, task_states[i].name)) {
+			*bit = task_states[i].bit;
+			return 0;
+		}
+	}
+	if (strncmp(tok, "0x", 2))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(tok, &end, 16);
+	if (errno || *end || !v || v & ~(unsigned long)OFFCPU_STATE_KERNEL_BITS)
+		return -EINVAL;
+	*bit = v;
+	return 0;
+}
+
+static int parse_states(struct config *c, const char *list, char *err, size_t errlen)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	uint32_t m = 0, bit = 0;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		ret = parse_state(tok, &bit);
+		if (ret)
+			snprintf(err, errlen, "unknown task state '%s' (known: S D R T t P, or a mask "
+				 "within 0x%x)", tok, OFFCPU_STATE_KERNEL_BITS);
+		m |= bit;
+	}
+	free(copy);
+	if (!ret && !m) {
+		snprintf(err, errlen, "empty task state list '%s'", list);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		c->offcpu_states = m;
+	return ret;
+}
+
+static void format_states(const struct config *c, char *buf, size_t len)
+{
+	uint32_t rest = c->offcpu_states;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NSTATES && used < len; i++) {
+		if (rest & task_states[i].bit) {
+			used += snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+					 task_states[i].letter);
+			rest &= ~task_states[i].bit;
+		}
+	}
+	if (rest && used < len)
+		snprintf(buf + used, len - used, "%s0x%x", used ? "," : "", rest);
 }
 
 static void describe_range(const struct config_option *o, char *buf, size_t len)
@@ -204,7 +325,7 @@ static void describe_range(const struct config_option *o, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if (o->type == CONF_UINT)
+	if (o->type == CONF_UINT || o->type == CONF_U64)
 		snprintf(buf, len, "%lu-%lu", o->min, o->max);
 	else if (o->type == CONF_BOOL)
 		snprintf(buf, len, "true or false");
@@ -218,8 +339,8 @@ int config_set(struct config *c, const struct config_option *o, const char *val,
 {
 	char range[128];
 
-	if (o->type == CONF_PIDS)
-		return parse_pids(c, val, err, errlen);
+	if (o->type == CONF_CUSTOM)
+		return o->parse(c, val, err, errlen);
 	if (!set_value(c, o, val))
 		return 0;
 	describe_range(o, range, sizeof(range));
@@ -238,6 +359,9 @@ void config_format(const struct config *c, const struct config_option *o, char *
 	case CONF_UINT:
 		snprintf(buf, len, "%u", *(const unsigned int *)field);
 		break;
+	case CONF_U64:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
 	case CONF_BOOL:
 		snprintf(buf, len, "%s", *(const int *)field ? "true" : "false");
 		break;
@@ -253,9 +377,8 @@ void config_format(const struct config *c, const struct config_option *o, char *
 				used += snprintf(buf + used, len - used, "%s%s", used ? "," : "",
 						 o->names[i]);
 		break;
-	case CONF_PIDS:
-		for (size_t i = 0; i < c->npids && used < len; i++)
-			used += snprintf(buf + used, len - used, "%s%u", i ? "," : "", c->pids[i]);
+	case CONF_CUSTOM:
+		o->format(c, buf, len);
 		break;
 	}
 }
@@ -276,4 +399,16 @@ unsigned int config_restart_mask(const struct config *a, const struct config *b)
 			mask |= o->restart;
 	}
 	return mask;
+}
+
+int config_check(const struct config *c, char *err, size_t errlen)
+{
+	if (c->offcpu_max_us && c->offcpu_max_us < c->offcpu_min_us) {
+		snprintf(err, errlen,
+			 "[offcpu] max-block (--offcpu-max, %llu us) is below min-block "
+			 "(--offcpu-min, %llu us)",
+			 (unsigned long long)c->offcpu_max_us, (unsigned long long)c->offcpu_min_us);
+		return -EINVAL;
+	}
+	return 0;
 }

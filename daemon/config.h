@@ -21,6 +21,7 @@ enum stack_prefix {
 };
 
 #define CONFIG_MAX_PIDS 1024
+#define CONFIG_MAX_BLOCK_US 3600000000ul /* an hour */
 #define CONFIG_ERR_LEN 512
 #define DRAIN_MAX_SEC 10 /* collectors are drained at least this often */
 
@@ -34,17 +35,25 @@ struct config {
 	int prefix;		 /* enum stack_prefix */
 	int hw_cycles;		 /* hardware cycles instead of cpu-clock */
 	int include_idle;	 /* sample the idle task too */
+	uint64_t offcpu_min_us;	 /* off-CPU: shortest block counted */
+	uint64_t offcpu_max_us;	 /* off-CPU: longest block counted, 0: no limit */
+	uint32_t offcpu_states;	 /* off-CPU: OFFCPU_STATE_* a block may start in */
+	int offcpu_threads;	 /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
+	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
 	int verbose;
 };
 
 enum config_type {
 	CONF_UINT,   /* unsigned int in [min, max] */
+	CONF_U64,    /* uint64_t in [min, max] */
 	CONF_BOOL,   /* int: true/false, yes/no, on/off, 1/0; a flag without argument sets it */
 	CONF_STRING, /* char[size], not empty */
 	CONF_ENUM,   /* int: index of one of names */
 	CONF_SET,    /* unsigned int: bit i set for names[i], comma-separated */
-	CONF_PIDS,   /* the pid filter: pids[], npids */
+	CONF_CUSTOM, /* parse and format below */
 };
+
+struct config;
 
 /*
  * One row per option: the command line, the file, --help, --print-config and
@@ -55,7 +64,7 @@ struct config_option {
 	int short_flag;		   /* 0: none */
 	const char *section, *key; /* place in the file; NULL: command line only */
 	enum config_type type;
-	unsigned long min, max;	   /* CONF_UINT */
+	unsigned long min, max;	   /* CONF_UINT, CONF_U64 */
 	const char *const *names;  /* CONF_ENUM, CONF_SET: NULL-terminated */
 	const char *def;	   /* default, written as in the file */
 	const char *fixed;	   /* the flag takes no argument and sets this value */
@@ -63,6 +72,10 @@ struct config_option {
 	const char *doc;
 	size_t offset, size;	   /* the field in struct config */
 	unsigned int restart;	   /* collectors restarted when it changes on reload */
+	/* CONF_CUSTOM: returns 0 or -EINVAL with a message in err */
+	int (*parse)(struct config *c, const char *val, char *err, size_t errlen);
+	void (*format)(const struct config *c, char *buf, size_t len);
+	const char *range;	   /* CONF_CUSTOM: what is accepted, for the docs */
 };
 
 struct config_section {
@@ -104,6 +117,9 @@ int config_load_file(struct config *c, const char *path, char *err, size_t errle
 /* Set one option from its text. Returns 0 or -EINVAL with a message about `what` in err. */
 int config_set(struct config *c, const struct config_option *o, const char *val, const char *what,
 	       char *err, size_t errlen);
+
+/* Rules across options, checked once all are read. Returns 0 or -EINVAL with a message in err. */
+int config_check(const struct config *c, char *err, size_t errlen);
 
 /* The option's value as the file writes it. */
 void config_format(const struct config *c, const struct config_option *o, char *buf, size_t len);

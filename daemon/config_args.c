@@ -134,6 +134,8 @@ int config_load(struct config *c, const struct config_cli *cli, int argc, char *
 	if (!ret)
 		ret = walk_args(argc, argv, tmp, NULL, err, errlen);
 	if (!ret)
+		ret = config_check(tmp, err, errlen);
+	if (!ret)
 		*c = *tmp;
 	free(tmp);
 	return ret;
@@ -143,10 +145,12 @@ static void describe(const struct config_option *o, char *buf, size_t len)
 {
 	size_t used = 0;
 
-	if (o->type == CONF_UINT)
+	if (o->type == CONF_UINT || o->type == CONF_U64)
 		used = snprintf(buf, len, "%lu-%lu, ", o->min, o->max);
-	else if (o->type == CONF_SET) {
-		used = snprintf(buf, len, "any of ");
+	else if (o->type == CONF_CUSTOM)
+		used = snprintf(buf, len, "%s; ", o->range);
+	else if (o->type == CONF_SET || o->type == CONF_ENUM) {
+		used = snprintf(buf, len, o->type == CONF_SET ? "any of " : "one of ");
 		for (int i = 0; o->names[i] && used < len; i++)
 			used += snprintf(buf + used, len - used, "%s%s", i ? "," : "", o->names[i]);
 		used += used < len ? snprintf(buf + used, len - used, "; ") : 0;

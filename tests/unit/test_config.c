@@ -2,7 +2,10 @@
 /* test_config.c - emberd's option table: command line, configuration file, printing */
 #include <stdlib.h>
 #include <unistd.h>
+#include <linux/types.h>
 
+#include "bpf/common.h"
+#include "bpf/offcpu.h"
 #include "daemon/config.h"
 #include "harness.h"
 
@@ -67,10 +70,60 @@ TEST(defaults)
 	ASSERT_EQ_INT(c.freq, 49);
 	ASSERT_EQ_INT(c.window_sec, 60);
 	ASSERT_EQ_STR(c.output_dir, "profiles");
-	ASSERT_EQ_INT(c.collect, COLLECT_ONCPU);
+	ASSERT_EQ_INT(c.collect, COLLECT_ONCPU | COLLECT_OFFCPU);
 	ASSERT_EQ_INT(c.npids, 0);
 	ASSERT_EQ_INT(c.prefix, PREFIX_COMM);
 	ASSERT_EQ_INT(c.verbose, 0);
+	ASSERT_EQ_INT(c.offcpu_min_us, 1000);
+	ASSERT_EQ_INT(c.offcpu_max_us, 0);
+	ASSERT_EQ_INT(c.offcpu_states, OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE);
+	ASSERT_EQ_INT(c.offcpu_threads, 0);
+	ASSERT_EQ_INT(c.offcpu_waker, 0);
+}
+
+TEST(offcpu_options)
+{
+	struct config c;
+	char buf[64];
+
+	ASSERT_EQ_INT(parse(&c, "emberd --collect offcpu --offcpu-min 1 --offcpu-max 3600000000 "
+				"--offcpu-state R,uninterruptible,t --offcpu-threads kernel "
+				"--offcpu-waker"),
+		      0);
+	ASSERT_EQ_INT(c.collect, COLLECT_OFFCPU);
+	ASSERT_EQ_INT(c.offcpu_min_us, 1);
+	ASSERT_TRUE(c.offcpu_max_us == 3600000000ull);
+	ASSERT_TRUE(c.offcpu_states ==
+		    (OFFCPU_STATE_PREEMPTED | OFFCPU_STATE_UNINTERRUPTIBLE | OFFCPU_STATE_TRACED));
+	ASSERT_EQ_INT(c.offcpu_threads, OFFCPU_THREADS_KERNEL);
+	ASSERT_EQ_INT(c.offcpu_waker, 1);
+	ASSERT_EQ_INT(parse(&c, "emberd --offcpu-state 0x42 --offcpu-threads user"), 0);
+	ASSERT_EQ_INT(c.offcpu_states, OFFCPU_STATE_UNINTERRUPTIBLE | OFFCPU_STATE_PARKED);
+	ASSERT_EQ_INT(c.offcpu_threads, OFFCPU_THREADS_USER);
+	for (size_t i = 0; i < config_noptions; i++)
+		if (!strcmp(config_options[i].flag, "offcpu-state"))
+			config_format(&c, &config_options[i], buf, sizeof(buf));
+	ASSERT_EQ_STR(buf, "D,P");
+}
+
+TEST(offcpu_bad_values_are_errors)
+{
+	struct config c;
+
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 3600000001") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 1ms") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-max 999") < 0); /* below the default minimum */
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 50 --offcpu-max 40") < 0);
+	ASSERT_EQ_STR(err, "[offcpu] max-block (--offcpu-max, 40 us) is below min-block "
+			   "(--offcpu-min, 50 us)");
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state X") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state S,,") == 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state ,") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state 0x100") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state 0x0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state 0xzz") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-threads none") < 0);
 }
 
 TEST(options)
@@ -109,7 +162,7 @@ TEST(bad_values_are_errors)
 	ASSERT_EQ_STR(err, "invalid pid '0'");
 	ASSERT_TRUE(parse(&c, "emberd -p ,") < 0);
 	ASSERT_TRUE(parse(&c, "emberd --collect oncpu,,gpu") < 0);
-	ASSERT_EQ_STR(err, "invalid value 'oncpu,,gpu' for --collect (oncpu)");
+	ASSERT_EQ_STR(err, "invalid value 'oncpu,,gpu' for --collect (oncpu, offcpu)");
 	ASSERT_TRUE(parse(&c, "emberd --stack-prefix thread") < 0);
 	ASSERT_TRUE(parse(&c, "emberd stray") < 0);
 	ASSERT_EQ_STR(err, "unexpected argument 'stray'");
