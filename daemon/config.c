@@ -405,8 +405,8 @@ int config_check(const struct config *c, char *err, size_t errlen)
 {
 	if (c->offcpu_max_us && c->offcpu_max_us < c->offcpu_min_us) {
 		snprintf(err, errlen,
-			 "[offcpu] max-block (--offcpu-max, %llu us) is below min-block "
-			 "(--offcpu-min, %llu us)",
+			 "--offcpu-max (%llu us) is below --offcpu-min (%llu us) "
+			 "([offcpu] max-block and min-block in the file)",
 			 (unsigned long long)c->offcpu_max_us, (unsigned long long)c->offcpu_min_us);
 		return -EINVAL;
 	}

@@ -115,8 +115,8 @@ TEST(offcpu_bad_values_are_errors)
 	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 1ms") < 0);
 	ASSERT_TRUE(parse(&c, "emberd --offcpu-max 999") < 0); /* below the default minimum */
 	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 50 --offcpu-max 40") < 0);
-	ASSERT_EQ_STR(err, "[offcpu] max-block (--offcpu-max, 40 us) is below min-block "
-			   "(--offcpu-min, 50 us)");
+	ASSERT_EQ_STR(err, "--offcpu-max (40 us) is below --offcpu-min (50 us) "
+			   "([offcpu] max-block and min-block in the file)");
 	ASSERT_TRUE(parse(&c, "emberd --offcpu-state X") < 0);
 	ASSERT_TRUE(parse(&c, "emberd --offcpu-state S,,") == 0);
 	ASSERT_TRUE(parse(&c, "emberd --offcpu-state ,") < 0);
