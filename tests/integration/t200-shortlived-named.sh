@@ -35,4 +35,10 @@ b=$(share ';shortjob_stage_b;' "$T_TMP/jobs.folded")
 # Start-up (the dynamic loader) and exit take the rest; the stages share the spinning time.
 check "stage_a and stage_b have >= 30% each, >= 80% together (got $a% / $b%)" \
 	awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 30 && b >= 30 && a + b >= 80) }'
+# Each window's metadata records its share of named frames (the whole host's, weighted).
+read -r mf mn <<<"$(cat $(find "$T_TMP/out" -name '*.meta.json') |
+	grep -o '"oncpu": {[^}]*}' | grep -o '"frames": [0-9]*, "named": [0-9]*' |
+	awk '{ gsub(/[^0-9 ]/, ""); f += $1; n += $2 } END { print f + 0, n + 0 }')"
+check "meta.json: named share of on-CPU frames >= 80% ($mn of $mf)" \
+	awk -v f="$mf" -v n="$mn" 'BEGIN { exit !(f > 0 && n <= f && n >= 0.8 * f) }'
 finish
