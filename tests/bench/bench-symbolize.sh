@@ -6,12 +6,11 @@
 # Usage: bench-symbolize.sh BUILD_DIR
 set -u
 OUT=$(cd "${1:-build}" && pwd)
-NPROC=${NPROC:-50} SECS=${SECS:-10} FREQ=${FREQ:-499} ROUNDS=${ROUNDS:-3} TOTAL=${TOTAL:-1000000}
+NPROC=${NPROC:-50} SECS=${SECS:-20} FREQ=${FREQ:-999} ROUNDS=${ROUNDS:-3} TOTAL=${TOTAL:-1000000}
 TMP=$(mktemp -d /tmp/ember-bench-sym.XXXXXX)
 PIDS=()
 cleanup() {
-	[ ${#PIDS[@]} -gt 0 ] && kill -9 "${PIDS[@]}" 2>/dev/null
-	wait 2>/dev/null
+	{ [ ${#PIDS[@]} -gt 0 ] && kill -9 "${PIDS[@]}"; wait; } 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
