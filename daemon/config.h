@@ -13,6 +13,7 @@ enum collector_mask {
 	COLLECT_MEMORY = 1u << 2,
 };
 #define COLLECT_ALL (COLLECT_ONCPU | COLLECT_OFFCPU | COLLECT_MEMORY)
+#define CONFIG_RESTART_DAEMON (1u << 31) /* a reload cannot apply it: emberd must restart */
 
 enum stack_prefix {
 	PREFIX_COMM,	 /* comm */
@@ -40,6 +41,8 @@ struct config {
 	uint32_t offcpu_states;	 /* off-CPU: OFFCPU_STATE_* a block may start in */
 	int offcpu_threads;	 /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
 	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
+	int raw_names;		 /* keep C++/Rust names mangled */
+	int inlines;		 /* inlined frames from DWARF */
 	int verbose;
 };
 

@@ -79,6 +79,8 @@ TEST(defaults)
 	ASSERT_EQ_INT(c.offcpu_states, OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE);
 	ASSERT_EQ_INT(c.offcpu_threads, 0);
 	ASSERT_EQ_INT(c.offcpu_waker, 0);
+	ASSERT_EQ_INT(c.raw_names, 0);
+	ASSERT_EQ_INT(c.inlines, 0);
 }
 
 TEST(offcpu_options)
@@ -131,7 +133,8 @@ TEST(options)
 	struct config c;
 	char line[128];
 
-	snprintf(line, sizeof(line), "emberd -F 99 -w 10 -o /tmp/x --with-tid -p %d,1 --idle -v",
+	snprintf(line, sizeof(line),
+		 "emberd -F 99 -w 10 -o /tmp/x --with-tid -p %d,1 --idle -v --raw-names --inlines",
 		 getpid());
 	ASSERT_EQ_INT(parse(&c, line), 0);
 	ASSERT_EQ_INT(c.freq, 99);
@@ -143,6 +146,8 @@ TEST(options)
 	ASSERT_EQ_INT(c.pids[1], 1);
 	ASSERT_EQ_INT(c.include_idle, 1);
 	ASSERT_EQ_INT(c.verbose, 1);
+	ASSERT_EQ_INT(c.raw_names, 1);
+	ASSERT_EQ_INT(c.inlines, 1);
 	ASSERT_EQ_INT(parse(&c, "emberd --stack-prefix pid --freq=7"), 0);
 	ASSERT_EQ_INT(c.prefix, PREFIX_PID);
 	ASSERT_EQ_INT(c.freq, 7);
