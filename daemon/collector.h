@@ -25,5 +25,6 @@ struct collector {
 
 /* Each returns NULL with errno set, after logging why. */
 struct collector *oncpu_new(const struct collector_ctx *ctx);
+struct collector *mem_new(const struct collector_ctx *ctx);
 
 #endif

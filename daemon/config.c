@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/config.h"
 
@@ -18,6 +19,9 @@ void config_init(struct config *c)
 	strcpy(c->output_dir, "profiles");
 	c->collect = COLLECT_ONCPU;
 	c->prefix = PREFIX_COMM;
+	c->mem_sample = 512 * 1024;
+	c->mem_duty = 50;
+	c->mem_age = 60;
 }
 
 static const char usage_text[] =
@@ -27,11 +31,19 @@ static const char usage_text[] =
 	"  -p, --pid PID[,PID...]  profile only these processes (default: all)\n"
 	"  -o, --output DIR        output directory (default ./profiles)\n"
 	"  -w, --window SECONDS    window length, aligned to the clock (default 60, 1-3600)\n"
-	"      --collect LIST      collectors to run, comma-separated: oncpu (default oncpu)\n"
+	"      --collect LIST      collectors to run, comma-separated: oncpu, memory (default oncpu)\n"
 	"      --with-pid          first frame is comm-PID instead of comm\n"
 	"      --with-tid          first frame is comm-PID/TID\n"
 	"      --cycles            sample hardware cycles instead of cpu-clock\n"
 	"      --idle              include the idle task (pid 0)\n"
+	"      --mem-sample BYTES  memory: mean bytes between sampled allocations (default 524288,\n"
+	"                          1 = trace every allocation)\n"
+	"      --mem-duty PERCENT  memory: allocation probes attached this share of the time\n"
+	"                          (default 50, 1-100; weights are scaled back)\n"
+	"      --mem-age SECONDS   memory: live allocations at least this old are leak suspects\n"
+	"                          (default 60)\n"
+	"      --mem-lib PATH      memory: allocator library (default: the C library)\n"
+	"      --mem-prefix STR    memory: allocator symbol prefix, e.g. je_ (default none)\n"
 	"  -v, --verbose           debug output (libbpf's too)\n"
 	"      --help              this text\n"
 	"      --version           print the version\n"
@@ -93,7 +105,7 @@ int config_parse_collect(const char *list, unsigned int *mask)
 	static const struct {
 		const char *name;
 		unsigned int bit;
-	} names[] = { { "oncpu", COLLECT_ONCPU } };
+	} names[] = { { "oncpu", COLLECT_ONCPU }, { "memory", COLLECT_MEMORY } };
 	const char *p = list;
 	unsigned int m = 0;
 
@@ -116,7 +128,7 @@ int config_parse_collect(const char *list, unsigned int *mask)
 }
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
-       OPT_VERSION };
+       OPT_VERSION, OPT_MEM_SAMPLE, OPT_MEM_DUTY, OPT_MEM_AGE, OPT_MEM_LIB, OPT_MEM_PREFIX };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -128,6 +140,11 @@ static const struct option long_opts[] = {
 	{ "with-tid", no_argument, NULL, OPT_WITH_TID },
 	{ "cycles", no_argument, NULL, OPT_CYCLES },
 	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "mem-sample", required_argument, NULL, OPT_MEM_SAMPLE },
+	{ "mem-duty", required_argument, NULL, OPT_MEM_DUTY },
+	{ "mem-age", required_argument, NULL, OPT_MEM_AGE },
+	{ "mem-lib", required_argument, NULL, OPT_MEM_LIB },
+	{ "mem-prefix", required_argument, NULL, OPT_MEM_PREFIX },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -182,6 +199,31 @@ static int parse_one(struct config *c, int opt, const char *arg)
 		return 0;
 	case 'v':
 		c->verbose++;
+		return 0;
+	case OPT_MEM_SAMPLE:
+		if (parse_uint(arg, 1, 1ul << 40, &v))
+			goto bad;
+		c->mem_sample = v;
+		return 0;
+	case OPT_MEM_DUTY:
+		if (parse_uint(arg, 1, 100, &v))
+			goto bad;
+		c->mem_duty = v;
+		return 0;
+	case OPT_MEM_AGE:
+		if (parse_uint(arg, 0, 86400, &v))
+			goto bad;
+		c->mem_age = v;
+		return 0;
+	case OPT_MEM_LIB:
+		if (!*arg || strlen(arg) >= sizeof(c->mem_lib) || access(arg, R_OK))
+			goto bad;
+		strcpy(c->mem_lib, arg);
+		return 0;
+	case OPT_MEM_PREFIX:
+		if (strlen(arg) >= sizeof(c->mem_prefix))
+			goto bad;
+		strcpy(c->mem_prefix, arg);
 		return 0;
 	}
 	return -EINVAL; /* getopt already said what is wrong */

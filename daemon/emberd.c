@@ -12,6 +12,7 @@ static const struct {
 	struct collector *(*create)(const struct collector_ctx *ctx);
 } collector_table[] = {
 	{ COLLECT_ONCPU, oncpu_new },
+	{ COLLECT_MEMORY, mem_new },
 };
 
 /* Older kernels charge BPF maps to RLIMIT_MEMLOCK; newer ones to the memory cgroup. */

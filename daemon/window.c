@@ -4,7 +4,7 @@
 
 #include "daemon/window.h"
 
-const char *const profile_kind_names[KIND_MAX] = { "oncpu", "offcpu", "alloc", "live" };
+const char *const profile_kind_names[KIND_MAX] = { "oncpu", "offcpu", "alloc", "live", "heap" };
 
 struct window *window_new(time_t start)
 {

@@ -8,7 +8,7 @@
 
 #include "collapse/folded.h"
 
-enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_MAX };
+enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_HEAP, KIND_MAX };
 
 struct window_stats {
 	uint64_t samples;	/* events counted into the profile */
