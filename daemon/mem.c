@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,15 +221,16 @@ static void *duty_main(void *arg)
 	pthread_mutex_lock(&m->lock);
 	while (!m->stop) {
 		uint64_t t0 = mem_now_ns();
-		int err = attach_allocs(m);
+		int err = m->attached ? 0 : attach_allocs(m);
 
 		if (err)
 			log_warn("memory: cannot attach the allocation probes: %s, retrying",
 				 strerror(-err));
+		else if (!m->attached)
+			m->on_since = mem_now_ns();
 		m->attached = !err;
-		m->on_since = mem_now_ns();
 		wait_until(m, t0 + on);
-		if (m->cfg->mem_duty == 100 && !m->stop)
+		if (m->cfg->mem_duty == 100 && m->attached)
 			continue;
 		detach_allocs(m);
 		if (m->attached)
@@ -367,6 +369,7 @@ static void mem_free(struct collector *c)
 /* Probe free first, then start the duty cycle of the allocation probes. */
 static int start(struct mem *m)
 {
+	sigset_t all, old;
 	int err;
 
 	err = attach_frees(m);
@@ -380,7 +383,11 @@ static int start(struct mem *m)
 	detach_allocs(m);
 	attach_kernel_side(m);
 	m->started = m->last_drain = mem_now_ns();
+	/* Signals are for the event loop (signalfd): the thread blocks them all. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = -pthread_create(&m->duty, NULL, duty_main, m);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	m->duty_running = !err;
 	return err;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * memleak.c - allocation workloads of known profile.
- *   paths SECONDS [SCALE]: every 10 ms, path_big allocates 8 x 8 KiB (malloc), path_mid
- *     4 x 8 KiB (calloc), path_small 2 x 8 KiB (posix_memalign), all freed at once, and
- *     path_leak 1 x 8 KiB (malloc) never freed: 64:32:16:8 KiB per tick, i.e. about
- *     62.5, 31.25, 15.6 and 7.8 MiB per 10 s; SCALE multiplies the counts.
+ *   paths SECONDS [KIB]: every 10 ms, path_big allocates 8 blocks of KIB (default 8) KiB
+ *     (malloc), path_mid 4 (calloc), path_small 2 (posix_memalign), all freed at once, and
+ *     path_leak 1 (malloc) never freed: with 8 KiB blocks 64:32:16:8 KiB per tick, about
+ *     62.5, 31.25, 15.6 and 7.8 MiB per 10 s.
  *   bench ITERATIONS: malloc(64) + free as fast as possible; prints the seconds taken.
  *   edge SECONDS: once a second, realloc(NULL, n) kept, realloc(p, 0), free(NULL), memory
  *     freed by another thread, a forked child that leaks and exits; exits holding its leaks.
@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BLOCK 8192
 #define EDGE_BLOCK (256 * 1024)
 
 /* Pointers escape through it, so the compiler cannot elide a malloc/free pair. */
 static void *volatile sink;
+static size_t block = 8192;
 
 static double now(void)
 {
@@ -42,7 +42,7 @@ static void sleep_until(double t)
 __attribute__((noinline)) void path_big(int n)
 {
 	for (int i = 0; i < n; i++) {
-		char *p = malloc(BLOCK);
+		char *p = malloc(block);
 
 		sink = p;
 		free(p);
@@ -52,7 +52,7 @@ __attribute__((noinline)) void path_big(int n)
 __attribute__((noinline)) void path_mid(int n)
 {
 	for (int i = 0; i < n; i++)
-		free(sink = calloc(BLOCK / 64, 64));
+		free(sink = calloc(block / 64, 64));
 }
 
 __attribute__((noinline)) void path_small(int n)
@@ -60,7 +60,7 @@ __attribute__((noinline)) void path_small(int n)
 	for (int i = 0; i < n; i++) {
 		void *p = NULL;
 
-		if (posix_memalign(&p, 64, BLOCK) == 0)
+		if (posix_memalign(&p, 64, block) == 0)
 			free(sink = p);
 	}
 }
@@ -68,22 +68,23 @@ __attribute__((noinline)) void path_small(int n)
 __attribute__((noinline)) void path_leak(int n)
 {
 	for (int i = 0; i < n; i++) {
-		char *p = malloc(BLOCK);
+		char *p = malloc(block);
 
 		p[0] = 1;
 		sink = p; /* never freed */
 	}
 }
 
-static int run_paths(double secs, int scale)
+static int run_paths(double secs, size_t kib)
 {
 	double start = now(), tick = start;
 
+	block = kib * 1024;
 	while (now() - start < secs) {
-		path_big(8 * scale);
-		path_mid(4 * scale);
-		path_small(2 * scale);
-		path_leak(1 * scale);
+		path_big(8);
+		path_mid(4);
+		path_small(2);
+		path_leak(1);
 		tick += 0.01;
 		sleep_until(tick);
 	}
@@ -188,7 +189,7 @@ static int run_edge(double secs)
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "paths"))
-		return run_paths(atof(argv[2]), argc > 3 ? atoi(argv[3]) : 1);
+		return run_paths(atof(argv[2]), argc > 3 ? strtoul(argv[3], NULL, 10) : 8);
 	if (argc >= 3 && !strcmp(argv[1], "bench")) {
 		double t0 = now();
 
