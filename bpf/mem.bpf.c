@@ -51,7 +51,7 @@ struct {
 	__type(value, __u64);
 } live_pids SEC(".maps");
 
-/* A sampled call between its entry and its return, by thread. */
+/* A sampled call between its entry and its return, by thread (LRU: a detach can skip the return). */
 struct pending {
 	__u64 size;
 	__u64 memptr; /* posix_memalign's out pointer */
@@ -60,7 +60,7 @@ struct pending {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
 	__type(value, struct pending);

@@ -158,46 +158,41 @@ static int find_libs(struct mem *m)
 	return 0;
 }
 
-static int attach_allocs(struct mem *m)
+/* Attach the allocation session and the free probe of every library. Returns 0 or -errno. */
+static int attach_probes(struct mem *m)
 {
-	int prog = bpf_program__fd(m->skel->progs.mem_alloc);
-
-	for (int i = 0; i < m->nlibs; i++) {
-		struct memlib *l = &m->libs[i];
-
-		if (l->alloc_fd >= 0)
-			continue;
-		l->alloc_fd = uprobes_attach(prog, UPROBES_SESSION, l->path, l->offsets,
-					     l->cookies, l->nalloc, l->pid);
-		if (l->alloc_fd < 0)
-			return l->alloc_fd;
-	}
-	return 0;
-}
-
-static void detach_allocs(struct mem *m)
-{
-	for (int i = 0; i < m->nlibs; i++) {
-		if (m->libs[i].alloc_fd >= 0)
-			close(m->libs[i].alloc_fd);
-		m->libs[i].alloc_fd = -1;
-	}
-}
-
-static int attach_frees(struct mem *m)
-{
-	int prog = bpf_program__fd(m->skel->progs.mem_free);
+	int alloc = bpf_program__fd(m->skel->progs.mem_alloc);
+	int free_prog = bpf_program__fd(m->skel->progs.mem_free);
 
 	for (int i = 0; i < m->nlibs; i++) {
 		struct memlib *l = &m->libs[i];
 		uint64_t cookie = i;
 
-		l->free_fd = uprobes_attach(prog, UPROBES_MULTI, l->path, &l->free_offset, &cookie,
-					    1, l->pid);
+		if (l->alloc_fd < 0)
+			l->alloc_fd = uprobes_attach(alloc, UPROBES_SESSION, l->path, l->offsets,
+						     l->cookies, l->nalloc, l->pid);
+		if (l->alloc_fd < 0)
+			return l->alloc_fd;
+		if (l->free_fd < 0)
+			l->free_fd = uprobes_attach(free_prog, UPROBES_MULTI, l->path,
+						    &l->free_offset, &cookie, 1, l->pid);
 		if (l->free_fd < 0)
 			return l->free_fd;
 	}
 	return 0;
+}
+
+static void detach_probes(struct mem *m)
+{
+	for (int i = 0; i < m->nlibs; i++) {
+		struct memlib *l = &m->libs[i];
+
+		if (l->alloc_fd >= 0)
+			close(l->alloc_fd);
+		if (l->free_fd >= 0)
+			close(l->free_fd);
+		l->alloc_fd = l->free_fd = -1;
+	}
 }
 
 static void wait_until(struct mem *m, uint64_t deadline_ns)
@@ -209,9 +204,10 @@ static void wait_until(struct mem *m, uint64_t deadline_ns)
 }
 
 /*
- * Each uprobe hit is a trap, so allocation probes are attached only duty% of
- * each second; weights are scaled by the time they were attached. free stays
- * attached: a missed free would make a freed allocation look leaked.
+ * Each uprobe hit is a trap (microseconds here), and free traps as often as
+ * malloc, so both are attached only duty% of each second; weights are scaled by
+ * the time they were attached. The price: an allocation freed while the probes
+ * are off stays in the live table (--mem-duty 100 sees every free).
  */
 static void *duty_main(void *arg)
 {
@@ -221,7 +217,7 @@ static void *duty_main(void *arg)
 	pthread_mutex_lock(&m->lock);
 	while (!m->stop) {
 		uint64_t t0 = mem_now_ns();
-		int err = m->attached ? 0 : attach_allocs(m);
+		int err = m->attached ? 0 : attach_probes(m);
 
 		if (err)
 			log_warn("memory: cannot attach the allocation probes: %s, retrying",
@@ -232,7 +228,7 @@ static void *duty_main(void *arg)
 		wait_until(m, t0 + on);
 		if (m->cfg->mem_duty == 100 && m->attached)
 			continue;
-		detach_allocs(m);
+		detach_probes(m);
 		if (m->attached)
 			m->on_ns += mem_now_ns() - m->on_since;
 		m->attached = 0;
@@ -341,12 +337,7 @@ static void mem_detach(struct collector *c)
 		pthread_join(m->duty, NULL);
 		m->duty_running = 0;
 	}
-	detach_allocs(m);
-	for (int i = 0; i < m->nlibs; i++) {
-		if (m->libs[i].free_fd >= 0)
-			close(m->libs[i].free_fd);
-		m->libs[i].free_fd = -1;
-	}
+	detach_probes(m);
 	for (int i = 0; i < m->nlinks; i++)
 		bpf_link__destroy(m->links[i]);
 	m->nlinks = 0;
@@ -372,15 +363,13 @@ static int start(struct mem *m)
 	sigset_t all, old;
 	int err;
 
-	err = attach_frees(m);
-	if (!err)
-		err = attach_allocs(m);
+	err = attach_probes(m);
 	if (err) {
 		log_err("memory: cannot attach uprobes to '%s': %s", m->libs[0].path,
 			strerror(-err));
 		return err;
 	}
-	detach_allocs(m);
+	detach_probes(m); /* the duty cycle attaches them */
 	attach_kernel_side(m);
 	m->started = m->last_drain = mem_now_ns();
 	/* Signals are for the event loop (signalfd): the thread blocks them all. */
