@@ -59,6 +59,17 @@ static __always_inline __u32 stack_id(long id, void *stats_map, __u32 err_slot)
 	return STACK_ID_LOST;
 }
 
+/* The sample interrupted user mode: the kernel stack is empty, no need to ask for it. */
+static __always_inline bool in_user_mode(struct bpf_perf_event_data *ctx)
+{
+#if defined(__TARGET_ARCH_x86)
+	/* Context loads of regs must be word-sized; cs is a narrower union member in newer kernels. */
+	return *(const __u64 *)&ctx->regs.cs & 3;
+#else
+	return false;
+#endif
+}
+
 SEC("perf_event")
 int oncpu_sample(struct bpf_perf_event_data *ctx)
 {
@@ -86,7 +97,8 @@ int oncpu_sample(struct bpf_perf_event_data *ctx)
 	buf = active & 1;
 	stacks = buf ? (void *)&stacks1 : (void *)&stacks0;
 	counts = buf ? (void *)&counts1 : (void *)&counts0;
-	key.kstack_id = stack_id(bpf_get_stackid(ctx, stacks, 0), &stats, ONCPU_STAT_KSTACK_ERR);
+	key.kstack_id = in_user_mode(ctx) ? STACK_ID_NONE :
+		stack_id(bpf_get_stackid(ctx, stacks, 0), &stats, ONCPU_STAT_KSTACK_ERR);
 	key.ustack_id = kthread ? STACK_ID_NONE :
 		stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
 			 ONCPU_STAT_USTACK_ERR);

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/types.h>
 #include <unistd.h>
 
+#include "bpf/common.h"
+#include "bpf/offcpu.h"
 #include "daemon/config.h"
 
 void config_init(struct config *c)
@@ -17,7 +20,9 @@ void config_init(struct config *c)
 	c->freq = 49;
 	c->window_sec = 60;
 	strcpy(c->output_dir, "profiles");
-	c->collect = COLLECT_ONCPU;
+	c->collect = COLLECT_ONCPU | COLLECT_OFFCPU;
+	c->offcpu_min_us = 1000;
+	c->offcpu_states = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
 	c->prefix = PREFIX_COMM;
 	c->mem_sample = 512 * 1024;
 	c->mem_duty = 50;
@@ -31,7 +36,16 @@ static const char usage_text[] =
 	"  -p, --pid PID[,PID...]  profile only these processes (default: all)\n"
 	"  -o, --output DIR        output directory (default ./profiles)\n"
 	"  -w, --window SECONDS    window length, aligned to the clock (default 60, 1-3600)\n"
-	"      --collect LIST      collectors to run, comma-separated: oncpu, memory (default oncpu)\n"
+	"      --collect LIST      collectors to run, comma-separated: oncpu, offcpu, memory\n"
+	"                          (default oncpu,offcpu)\n"
+	"      --offcpu-min US     off-CPU: count blocks of at least US microseconds\n"
+	"                          (default 1000, 1-3600000000)\n"
+	"      --offcpu-max US     off-CPU: ignore blocks longer than US (default no limit)\n"
+	"      --offcpu-state LIST off-CPU: states a block may start in, comma-separated:\n"
+	"                          S interruptible, D uninterruptible, R preempted, T stopped,\n"
+	"                          t traced, P parked, or a kernel mask like 0x3 (default S,D)\n"
+	"      --offcpu-threads user|kernel|all  off-CPU: which threads (default all)\n"
+	"      --offcpu-waker      off-CPU: add the waker's stack after a '--' frame\n"
 	"      --with-pid          first frame is comm-PID instead of comm\n"
 	"      --with-tid          first frame is comm-PID/TID\n"
 	"      --cycles            sample hardware cycles instead of cpu-clock\n"
@@ -105,7 +119,8 @@ int config_parse_collect(const char *list, unsigned int *mask)
 	static const struct {
 		const char *name;
 		unsigned int bit;
-	} names[] = { { "oncpu", COLLECT_ONCPU }, { "memory", COLLECT_MEMORY } };
+	} names[] = { { "oncpu", COLLECT_ONCPU }, { "offcpu", COLLECT_OFFCPU },
+		      { "memory", COLLECT_MEMORY } };
 	const char *p = list;
 	unsigned int m = 0;
 
@@ -127,8 +142,68 @@ int config_parse_collect(const char *list, unsigned int *mask)
 	return 0;
 }
 
+static const struct {
+	const char *letter, *name;
+	uint32_t bit;
+} task_states[] = {
+	{ "S", "interruptible", OFFCPU_STATE_INTERRUPTIBLE },
+	{ "D", "uninterruptible", OFFCPU_STATE_UNINTERRUPTIBLE },
+	{ "R", "preempted", OFFCPU_STATE_PREEMPTED },
+	{ "T", "stopped", OFFCPU_STATE_STOPPED },
+	{ "t", "traced", OFFCPU_STATE_TRACED },
+	{ "P", "parked", OFFCPU_STATE_PARKED },
+};
+
+static int parse_state(const char *tok, uint32_t *bit)
+{
+	unsigned long v;
+	char *end;
+
+	for (size_t i = 0; i < sizeof(task_states) / sizeof(task_states[0]); i++) {
+		if (!strcmp(tok, task_states[i].letter) || !strcasecmp(tok, task_states[i].name)) {
+			*bit = task_states[i].bit;
+			return 0;
+		}
+	}
+	if (strncmp(tok, "0x", 2))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(tok, &end, 16);
+	if (errno || *end || !v || v & ~(unsigned long)OFFCPU_STATE_KERNEL_BITS)
+		return -EINVAL;
+	*bit = v;
+	return 0;
+}
+
+int config_parse_states(const char *list, uint32_t *mask)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	uint32_t m = 0, bit = 0;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		err = parse_state(tok, &bit);
+		if (err)
+			fprintf(stderr, "emberd: unknown task state '%s' for --offcpu-state "
+				"(known: S D R T t P, or a mask within 0x%x)\n", tok,
+				OFFCPU_STATE_KERNEL_BITS);
+		m |= bit;
+	}
+	free(copy);
+	if (!err && !m) {
+		fprintf(stderr, "emberd: empty state list for --offcpu-state\n");
+		err = -EINVAL;
+	}
+	if (!err)
+		*mask = m;
+	return err;
+}
+
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
-       OPT_VERSION, OPT_MEM_SAMPLE, OPT_MEM_DUTY, OPT_MEM_AGE, OPT_MEM_LIB, OPT_MEM_PREFIX };
+       OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
+       OPT_MEM_SAMPLE, OPT_MEM_DUTY, OPT_MEM_AGE, OPT_MEM_LIB, OPT_MEM_PREFIX };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -140,6 +215,11 @@ static const struct option long_opts[] = {
 	{ "with-tid", no_argument, NULL, OPT_WITH_TID },
 	{ "cycles", no_argument, NULL, OPT_CYCLES },
 	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "offcpu-min", required_argument, NULL, OPT_OFF_MIN },
+	{ "offcpu-max", required_argument, NULL, OPT_OFF_MAX },
+	{ "offcpu-state", required_argument, NULL, OPT_OFF_STATE },
+	{ "offcpu-threads", required_argument, NULL, OPT_OFF_THREADS },
+	{ "offcpu-waker", no_argument, NULL, OPT_OFF_WAKER },
 	{ "mem-sample", required_argument, NULL, OPT_MEM_SAMPLE },
 	{ "mem-duty", required_argument, NULL, OPT_MEM_DUTY },
 	{ "mem-age", required_argument, NULL, OPT_MEM_AGE },
@@ -197,6 +277,26 @@ static int parse_one(struct config *c, int opt, const char *arg)
 	case OPT_IDLE:
 		c->include_idle = 1;
 		return 0;
+	case OPT_OFF_MIN:
+	case OPT_OFF_MAX:
+		if (parse_uint(arg, 1, CONFIG_MAX_BLOCK_US, &v)) {
+			fprintf(stderr, "emberd: invalid value '%s' for --%s (1-%lu microseconds)\n",
+				arg, opt_name(opt), CONFIG_MAX_BLOCK_US);
+			return -EINVAL;
+		}
+		*(opt == OPT_OFF_MIN ? &c->offcpu_min_us : &c->offcpu_max_us) = v;
+		return 0;
+	case OPT_OFF_STATE:
+		return config_parse_states(arg, &c->offcpu_states);
+	case OPT_OFF_THREADS:
+		if (strcmp(arg, "all") && strcmp(arg, "user") && strcmp(arg, "kernel"))
+			goto bad;
+		c->offcpu_threads = !strcmp(arg, "user")     ? OFFCPU_THREADS_USER :
+				    !strcmp(arg, "kernel") ? OFFCPU_THREADS_KERNEL : 0;
+		return 0;
+	case OPT_OFF_WAKER:
+		c->offcpu_waker = 1;
+		return 0;
 	case 'v':
 		c->verbose++;
 		return 0;
@@ -216,8 +316,13 @@ static int parse_one(struct config *c, int opt, const char *arg)
 		c->mem_age = v;
 		return 0;
 	case OPT_MEM_LIB:
-		if (!*arg || strlen(arg) >= sizeof(c->mem_lib) || access(arg, R_OK))
+		if (!*arg || strlen(arg) >= sizeof(c->mem_lib))
 			goto bad;
+		if (access(arg, R_OK)) {
+			fprintf(stderr, "emberd: cannot read '%s' for --mem-lib: %s\n", arg,
+				strerror(errno));
+			return -EINVAL;
+		}
 		strcpy(c->mem_lib, arg);
 		return 0;
 	case OPT_MEM_PREFIX:
@@ -252,6 +357,11 @@ int config_parse_args(struct config *c, int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "emberd: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (c->offcpu_max_us && c->offcpu_max_us < c->offcpu_min_us) {
+		fprintf(stderr, "emberd: --offcpu-max (%llu us) is below --offcpu-min (%llu us)\n",
+			(unsigned long long)c->offcpu_max_us, (unsigned long long)c->offcpu_min_us);
 		return -EINVAL;
 	}
 	return 0;

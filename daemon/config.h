@@ -19,6 +19,7 @@ enum stack_prefix {
 };
 
 #define CONFIG_MAX_PIDS 1024
+#define CONFIG_MAX_BLOCK_US 3600000000ul /* an hour */
 #define DRAIN_MAX_SEC 10 /* collectors are drained at least this often */
 
 struct config {
@@ -31,6 +32,11 @@ struct config {
 	enum stack_prefix prefix;
 	int hw_cycles;		 /* hardware cycles instead of cpu-clock */
 	int include_idle;	 /* sample the idle task too */
+	uint64_t offcpu_min_us;	 /* off-CPU: shortest block counted */
+	uint64_t offcpu_max_us;	 /* off-CPU: longest block counted, 0: no limit */
+	uint32_t offcpu_states;	 /* off-CPU: OFFCPU_STATE_* a block may start in */
+	int offcpu_threads;	 /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
+	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
 	int verbose;
 	/* memory collector */
 	uint64_t mem_sample;	 /* mean bytes between samples; 1: every allocation */
@@ -50,5 +56,8 @@ int config_parse_args(struct config *c, int argc, char **argv);
 
 /* Parse "oncpu,offcpu" into a collector mask. Returns 0 or -EINVAL. */
 int config_parse_collect(const char *list, unsigned int *mask);
+
+/* Parse task states "S,D,R" (or names, or a kernel state mask "0x3"). Returns 0 or -EINVAL. */
+int config_parse_states(const char *list, uint32_t *mask);
 
 #endif

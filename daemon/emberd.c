@@ -12,6 +12,7 @@ static const struct {
 	struct collector *(*create)(const struct collector_ctx *ctx);
 } collector_table[] = {
 	{ COLLECT_ONCPU, oncpu_new },
+	{ COLLECT_OFFCPU, offcpu_new },
 	{ COLLECT_MEMORY, mem_new },
 };
 

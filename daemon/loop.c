@@ -73,7 +73,12 @@ static int drain_all(struct emberd *d)
 /* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
 static int write_window(struct emberd *d, time_t end, int snapshot)
 {
-	int n = archive_write(&d->cfg, d->win, end, snapshot);
+	unsigned int both = COLLECT_ONCPU | COLLECT_OFFCPU;
+	int n = (d->cfg.collect & both) == both ? window_hotcold(d->win, d->cfg.freq) : 0;
+
+	if (n)
+		log_err("cannot build the hot/cold profile: %s, ignoring", strerror(-n));
+	n = archive_write(&d->cfg, d->win, end, snapshot);
 
 	if (n < 0)
 		log_err("cannot write the %s to '%s': %s", snapshot ? "snapshot" : "window",

@@ -2,7 +2,6 @@
 /* mem.c - the memory collector: find the allocator, load, attach uprobes on a duty cycle */
 #include <dlfcn.h>
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +12,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/kmaps.h"
 #include "daemon/log.h"
 #include "daemon/memcol.h"
+#include "daemon/memsample.h"
 #include "daemon/uprobes.h"
 #include "mem.skel.h"
 
@@ -285,28 +286,6 @@ static void attach_kernel_side(struct mem *m)
 	}
 }
 
-/* Each entry: the mean of -ln(u) over its 1/MEM_EXP_TABLE slice of (0, 1], so the mean gap is exact. */
-static void fill_exp_table(volatile __u32 *table)
-{
-	for (int i = 0; i < MEM_EXP_TABLE; i++) {
-		double a = (double)i / MEM_EXP_TABLE, b = (double)(i + 1) / MEM_EXP_TABLE;
-		double fa = a > 0 ? a - a * log(a) : 0, fb = b - b * log(b);
-
-		table[i] = (__u32)((fb - fa) / (b - a) * (1u << MEM_EXP_SHIFT) + 0.5);
-	}
-}
-
-static int fill_pid_filter(struct mem *m)
-{
-	int fd = bpf_map__fd(m->skel->maps.pids);
-	__u8 one = 1;
-
-	for (size_t i = 0; i < m->cfg->npids; i++)
-		if (bpf_map_update_elem(fd, &m->cfg->pids[i], &one, BPF_ANY))
-			return -errno;
-	return 0;
-}
-
 static int load(struct mem *m, struct procs *procs)
 {
 	struct mem_bpf *skel = m->skel;
@@ -315,14 +294,15 @@ static int load(struct mem *m, struct procs *procs)
 	skel->rodata->sample_bytes = m->cfg->mem_sample;
 	skel->rodata->filter_pids = m->cfg->npids > 0;
 	skel->rodata->key_tid = m->cfg->prefix == PREFIX_TID;
-	fill_exp_table(skel->rodata->exp_table);
+	memsample_exp_table((volatile uint32_t *)skel->rodata->exp_table, MEM_EXP_TABLE,
+			    MEM_EXP_SHIFT);
 	err = bpf_program__set_expected_attach_type(skel->progs.mem_alloc, UPROBES_SESSION);
 	err = err ?: bpf_program__set_expected_attach_type(skel->progs.mem_free, UPROBES_MULTI);
 	err = err ?: procs_share(procs, skel->obj);
 	err = err ?: mem_bpf__load(skel);
 	if (err)
 		log_err("cannot load the memory BPF programs: %s", strerror(-err));
-	return err ?: fill_pid_filter(m);
+	return err ?: kmaps_fill_pids(bpf_map__fd(skel->maps.pids), m->cfg);
 }
 
 static void mem_detach(struct collector *c)

@@ -4,29 +4,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/kmaps.h"
 #include "daemon/log.h"
 #include "daemon/memcol.h"
+#include "daemon/memsample.h"
 #include "daemon/stack.h"
 #include "mem.skel.h"
 
-#define DRAIN_BATCH 256
-
 static const char *const src_frames[MEM_SRC_MAX] = { NULL, "[mmap]", "[brk]", "[munmap]" };
-
-/*
- * An allocation of size bytes is sampled with probability 1 - exp(-size / mean):
- * its estimated bytes are size divided by that (as pprof scales heap profiles).
- */
-static double unsample(double size, uint64_t mean)
-{
-	if (mean <= 1 || size <= 0)
-		return size;
-	return size / -expm1(-size / mean);
-}
 
 static int fold(struct mem *m, uint32_t pid, uint32_t tid, const char *comm, uint32_t stack_id,
 		const char *leaf)
@@ -35,10 +23,7 @@ static int fold(struct mem *m, uint32_t pid, uint32_t tid, const char *comm, uin
 	struct stack_sample s = { .pid = pid, .tid = tid, .comm = comm, .uips = ips };
 	int fd = bpf_map__fd(m->skel->maps.stacks), err;
 
-	if (stack_id == STACK_ID_LOST)
-		s.nu = STACK_LOST;
-	else if (stack_id != STACK_ID_NONE && !bpf_map_lookup_elem(fd, &stack_id, ips))
-		s.nu = stack_depth(ips, MAX_STACK_DEPTH);
+	s.nu = kmaps_stack(fd, stack_id, ips);
 	err = stack_fold(&m->line, m->sym, m->cfg->prefix, &s);
 	if (!err && leaf)
 		err = sbuf_addch(&m->line, ';') ?: sbuf_addstr(&m->line, leaf);
@@ -55,7 +40,7 @@ static int add_count(struct mem *m, const struct mem_key *k, const struct mem_co
 	if (k->src >= MEM_SRC_MAX)
 		return 0;
 	if (k->src == MEM_SRC_ALLOC)
-		bytes = unsample((double)c->bytes / c->calls, m->cfg->mem_sample) * c->calls * scale;
+		bytes = memsample_unsample((double)c->bytes / c->calls, m->cfg->mem_sample) * c->calls * scale;
 	err = fold(m, k->pid, k->tid, k->comm, k->ustack_id, src_frames[k->src]);
 	if (err)
 		return err;
@@ -63,26 +48,17 @@ static int add_count(struct mem *m, const struct mem_key *k, const struct mem_co
 	return folded_add(w->profiles[kind], m->line.buf, m->line.len, llround(bytes));
 }
 
-static int drain_counts(struct mem *m, int fd, double scale, struct window *w)
+struct count_drain {
+	struct mem *m;
+	struct window *w;
+	double scale;
+};
+
+static int count_entry(void *ctx, const void *key, const void *value)
 {
-	static struct mem_key keys[DRAIN_BATCH];
-	static struct mem_count vals[DRAIN_BATCH];
-	__u32 batch = 0;
-	void *in = NULL;
-	int err = 0;
+	struct count_drain *d = ctx;
 
-	for (;;) {
-		__u32 n = DRAIN_BATCH;
-		int rc = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals, &n, NULL);
-
-		if (rc && errno != ENOENT)
-			return -errno;
-		for (__u32 i = 0; i < n && !err; i++)
-			err = add_count(m, &keys[i], &vals[i], scale, w);
-		if (err || rc)
-			return err;
-		in = &batch;
-	}
+	return add_count(d->m, key, value, d->scale, d->w);
 }
 
 struct live_item {
@@ -145,7 +121,7 @@ static int fold_live(struct mem *m, struct live_item *it, long n, double duty, s
 	qsort(it, n, sizeof(*it), cmp_item);
 	for (long i = 0; i < n && !err; i++) {
 		if (now - it[i].v.time_ns >= age) {
-			bytes += unsample(it[i].v.size, m->cfg->mem_sample) / duty;
+			bytes += memsample_unsample(it[i].v.size, m->cfg->mem_sample) / duty;
 			count++;
 		}
 		if (i + 1 < n && !cmp_item(&it[i], &it[i + 1]))
@@ -201,32 +177,11 @@ cleanup:
 	free(used);
 }
 
-static void read_stats(struct mem *m, uint64_t delta[MEM_STAT_MAX])
-{
-	int ncpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(m->skel->maps.stats);
-	uint64_t *vals = calloc(ncpus > 0 ? ncpus : 1, sizeof(*vals));
-
-	memset(delta, 0, sizeof(uint64_t) * MEM_STAT_MAX);
-	if (!vals)
-		return;
-	for (__u32 slot = 0; slot < MEM_STAT_MAX; slot++) {
-		uint64_t sum = 0;
-
-		if (bpf_map_lookup_elem(fd, &slot, vals))
-			continue;
-		for (int c = 0; c < ncpus; c++)
-			sum += vals[c];
-		delta[slot] = sum - m->stats_seen[slot];
-		m->stats_seen[slot] = sum;
-	}
-	free(vals);
-}
-
 static void report_stats(struct mem *m, struct window *w)
 {
 	uint64_t d[MEM_STAT_MAX];
 
-	read_stats(m, d);
+	kmaps_stats(bpf_map__fd(m->skel->maps.stats), MEM_STAT_MAX, m->stats_seen, d);
 	w->stats[KIND_ALLOC].lost += d[MEM_STAT_COUNT_FULL];
 	w->stats[KIND_LIVE].lost += d[MEM_STAT_LIVE_FULL];
 	if (d[MEM_STAT_COUNT_FULL] || d[MEM_STAT_LIVE_FULL])
@@ -247,20 +202,20 @@ int mem_drain(struct collector *c, struct window *w)
 {
 	struct mem *m = (struct mem *)c;
 	struct mem_bpf *skel = m->skel;
-	__u32 idle = skel->bss->active & 1;
-	uint64_t on_ns, elapsed_ns;
+	struct count_drain d = { m, w, 1 };
 	struct live_item *items = NULL;
-	double duty, scale;
+	uint64_t on_ns, elapsed_ns;
+	double duty;
+	__u32 idle;
 	long n;
 	int err;
 
 	mem_take_on_time(m, &on_ns, &elapsed_ns, &duty);
-	/* Flip, then wait out programs still running on the old buffer (they cannot sleep). */
-	skel->bss->active = !idle;
-	nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
-	scale = on_ns ? (double)elapsed_ns / on_ns : 1;
-	err = drain_counts(m, bpf_map__fd(idle ? skel->maps.counts1 : skel->maps.counts0), scale,
-			   w);
+	idle = kmaps_flip(&skel->bss->active);
+	if (on_ns)
+		d.scale = (double)elapsed_ns / on_ns;
+	err = kmaps_drain_raw(bpf_map__fd(idle ? skel->maps.counts1 : skel->maps.counts0),
+			      sizeof(struct mem_key), sizeof(struct mem_count), count_entry, &d);
 	n = read_live(bpf_map__fd(skel->maps.live), &items);
 	if (n < 0)
 		return err ?: n;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -13,11 +12,10 @@
 #include "bpf/common.h"
 #include "bpf/oncpu.h"
 #include "daemon/collector.h"
+#include "daemon/kmaps.h"
 #include "daemon/log.h"
 #include "daemon/stack.h"
 #include "oncpu.skel.h"
-
-#define DRAIN_BATCH 512
 
 struct oncpu {
 	struct collector base;
@@ -84,15 +82,6 @@ static int attach_cpus(struct oncpu *o)
 	return 0;
 }
 
-static __u32 pow2_clamp(uint64_t v, __u32 lo, __u32 hi)
-{
-	__u32 p = lo;
-
-	while (p < v && p < hi)
-		p <<= 1;
-	return p;
-}
-
 /*
  * One drain sees at most freq x CPUs x DRAIN_MAX_SEC samples, hence as many keys.
  * Stack maps have no chaining (a colliding stack is lost and counted), so they
@@ -101,8 +90,8 @@ static __u32 pow2_clamp(uint64_t v, __u32 lo, __u32 hi)
 static int size_maps(struct oncpu *o, int ncpus)
 {
 	uint64_t per_drain = (uint64_t)o->cfg->freq * ncpus * DRAIN_MAX_SEC;
-	__u32 counts = pow2_clamp(per_drain, 1024, 1u << 20);
-	__u32 stacks = pow2_clamp(4 * per_drain, 4096, 1u << 20);
+	__u32 counts = kmaps_pow2(per_drain, 1024, 1u << 20);
+	__u32 stacks = kmaps_pow2(4 * per_drain, 4096, 1u << 20);
 	struct oncpu_bpf *skel = o->skel;
 	int err;
 
@@ -115,51 +104,17 @@ static int size_maps(struct oncpu *o, int ncpus)
 	return err;
 }
 
-static int fill_pid_filter(struct oncpu *o)
+struct drain_ctx {
+	struct oncpu *o;
+	int stacks_fd;
+	struct window *w;
+};
+
+static int fold_key(void *arg, const void *key, uint64_t count)
 {
-	int fd = bpf_map__fd(o->skel->maps.pids);
-	__u8 one = 1;
-
-	for (size_t i = 0; i < o->cfg->npids; i++)
-		if (bpf_map_update_elem(fd, &o->cfg->pids[i], &one, BPF_ANY))
-			return -errno;
-	return 0;
-}
-
-/* Sum the per-CPU stats and return what was added since the last call, per slot. */
-static void read_stats(struct oncpu *o, uint64_t delta[ONCPU_STAT_MAX])
-{
-	int ncpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(o->skel->maps.stats);
-	uint64_t *vals = calloc(ncpus, sizeof(*vals));
-
-	memset(delta, 0, sizeof(uint64_t) * ONCPU_STAT_MAX);
-	if (!vals)
-		return;
-	for (__u32 slot = 0; slot < ONCPU_STAT_MAX; slot++) {
-		uint64_t sum = 0;
-
-		if (bpf_map_lookup_elem(fd, &slot, vals))
-			continue;
-		for (int c = 0; c < ncpus; c++)
-			sum += vals[c];
-		delta[slot] = sum - o->stats_seen[slot];
-		o->stats_seen[slot] = sum;
-	}
-	free(vals);
-}
-
-static int lookup_stack(int fd, __u32 id, uint64_t *ips)
-{
-	if (id == STACK_ID_LOST)
-		return STACK_LOST;
-	if (id == STACK_ID_NONE || bpf_map_lookup_elem(fd, &id, ips))
-		return 0;
-	return stack_depth(ips, MAX_STACK_DEPTH);
-}
-
-static int fold_key(struct oncpu *o, int stacks_fd, const struct oncpu_key *k, uint64_t count,
-		    struct window *w)
-{
+	const struct drain_ctx *d = arg;
+	const struct oncpu_key *k = key;
+	struct oncpu *o = d->o;
 	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
 	struct stack_sample s = {
 		.pid = k->pid,
@@ -170,49 +125,12 @@ static int fold_key(struct oncpu *o, int stacks_fd, const struct oncpu_key *k, u
 	};
 	int err;
 
-	s.nu = lookup_stack(stacks_fd, k->ustack_id, uips);
-	s.nk = lookup_stack(stacks_fd, k->kstack_id, kips);
+	s.nu = kmaps_stack(d->stacks_fd, k->ustack_id, uips);
+	s.nk = kmaps_stack(d->stacks_fd, k->kstack_id, kips);
 	err = stack_fold(&o->line, o->sym, o->cfg->prefix, &s);
 	if (err)
 		return err;
-	return folded_add(w->profiles[KIND_ONCPU], o->line.buf, o->line.len, count);
-}
-
-/* Remove every stack of the idle buffer, so the map never fills over hours. */
-static void clear_stacks(int fd)
-{
-	__u32 key, next;
-	__u32 *prev = NULL;
-
-	/* Stack ids are indexes: the next key after a deleted one is still found. */
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		bpf_map_delete_elem(fd, &next);
-		key = next;
-		prev = &key;
-	}
-}
-
-static int drain_counts(struct oncpu *o, int counts_fd, int stacks_fd, struct window *w)
-{
-	static struct oncpu_key keys[DRAIN_BATCH];
-	static __u64 vals[DRAIN_BATCH];
-	__u32 batch = 0;
-	void *in = NULL;
-	int err = 0;
-
-	for (;;) {
-		__u32 n = DRAIN_BATCH;
-		int rc = bpf_map_lookup_and_delete_batch(counts_fd, in, &batch, keys, vals, &n,
-							 NULL);
-
-		if (rc && errno != ENOENT)
-			return -errno;
-		for (__u32 i = 0; i < n && !err; i++)
-			err = fold_key(o, stacks_fd, &keys[i], vals[i], w);
-		if (err || rc)
-			return err;
-		in = &batch;
-	}
+	return folded_add(d->w->profiles[KIND_ONCPU], o->line.buf, o->line.len, count);
 }
 
 static int oncpu_drain(struct collector *c, struct window *w)
@@ -220,22 +138,15 @@ static int oncpu_drain(struct collector *c, struct window *w)
 	struct oncpu *o = (struct oncpu *)c;
 	struct oncpu_bpf *skel = o->skel;
 	uint64_t delta[ONCPU_STAT_MAX];
-	__u32 idle = skel->bss->active & 1;
+	__u32 idle = kmaps_flip(&skel->bss->active);
+	struct drain_ctx d = { o, bpf_map__fd(idle ? skel->maps.stacks1 : skel->maps.stacks0), w };
 	int err;
 
-	/* Flip, then wait out programs still running on the old buffer (they cannot sleep). */
-	skel->bss->active = !idle;
-	nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	err = kmaps_drain(bpf_map__fd(idle ? skel->maps.counts1 : skel->maps.counts0),
+			  sizeof(struct oncpu_key), fold_key, &d);
+	kmaps_clear(d.stacks_fd);
 
-	if (idle)
-		err = drain_counts(o, bpf_map__fd(skel->maps.counts1),
-				   bpf_map__fd(skel->maps.stacks1), w);
-	else
-		err = drain_counts(o, bpf_map__fd(skel->maps.counts0),
-				   bpf_map__fd(skel->maps.stacks0), w);
-	clear_stacks(bpf_map__fd(idle ? skel->maps.stacks1 : skel->maps.stacks0));
-
-	read_stats(o, delta);
+	kmaps_stats(bpf_map__fd(skel->maps.stats), ONCPU_STAT_MAX, o->stats_seen, delta);
 	w->stats[KIND_ONCPU].samples += delta[ONCPU_STAT_SAMPLES];
 	w->stats[KIND_ONCPU].lost += delta[ONCPU_STAT_COUNT_FULL];
 	if (delta[ONCPU_STAT_COUNT_FULL])
@@ -297,7 +208,7 @@ struct collector *oncpu_new(const struct collector_ctx *ctx)
 		log_err("cannot load the on-CPU BPF programs: %s", strerror(-err));
 		goto cleanup;
 	}
-	err = fill_pid_filter(o);
+	err = kmaps_fill_pids(bpf_map__fd(o->skel->maps.pids), o->cfg);
 	if (!err)
 		err = attach_cpus(o);
 	if (err)

@@ -8,7 +8,10 @@
 
 #include "collapse/folded.h"
 
-enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_HEAP, KIND_MAX };
+enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_HOTCOLD, KIND_HEAP, KIND_MAX };
+
+/* The annotation of every off-CPU frame in a hot/cold profile (drawn blue). */
+#define HOTCOLD_MARK "_[o]"
 
 struct window_stats {
 	uint64_t samples;	/* events counted into the profile */
@@ -28,5 +31,12 @@ extern const char *const profile_kind_names[KIND_MAX];
 struct window *window_new(time_t start);
 void window_free(struct window *w);
 int window_empty(const struct window *w);
+
+/*
+ * Rebuild w's hot/cold profile from its on-CPU and off-CPU ones, in
+ * microseconds: each on-CPU sample counts 1e6 / freq, every off-CPU frame
+ * gets HOTCOLD_MARK. Returns 0 or -errno.
+ */
+int window_hotcold(struct window *w, unsigned int freq);
 
 #endif

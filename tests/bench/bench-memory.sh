@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# bench-memory.sh - slowdown of a malloc/free loop (memleak bench) under the memory collector,
+# bench-memory.sh - slowdown of a malloc/free loop (memleak bench: malloc + free, then about
+# 10 us of work) under the memory collector,
 # side by side with a bpftrace equivalent of BCC's memleak (uprobe + uretprobe on malloc,
 # uprobe on free, a user stack at every allocation), all attached to the host's libc.
 # Variants show what each design choice buys:
@@ -12,12 +13,16 @@
 #   bt-ret            the same plus a uretprobe on malloc (what a return probe per call costs,
 #                     which emberd's uprobe sessions pay only for sampled calls)
 #   bpftrace          the memleak equivalent
+# TOOLS picks the variants (default: none emberd emberd-exact bpftrace; all of them take ~5 min).
+# The work between allocations matters: a bare malloc loop races through the probes' off time,
+# which flatters duty cycling; with work, the slowdown tracks the traps taken.
 set -u
 B=${1:-build}
 B=$(cd "$B" && pwd)
 RUNS=${RUNS:-3}
-ITER=${ITER:-300000}
+ITER=${ITER:-400000}
 DEPTH=${DEPTH:-1}
+WORK=${WORK:-12000}
 TMP=$(mktemp -d /tmp/ember-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "bench-memory: needs root"; exit 0; }
@@ -64,12 +69,12 @@ stop_tool() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "== memory overhead: memleak bench $ITER $DEPTH (malloc + free at stack depth $DEPTH), libc $LIBC, median of $RUNS runs"
-tools=${TOOLS:-"none emberd emberd-duty100 emberd-exact emberd-exact100 bt-traps bt-ret bpftrace"}
+echo "== memory overhead: memleak bench $ITER $DEPTH $WORK (malloc + free + work, stack depth $DEPTH), libc $LIBC, median of $RUNS runs"
+tools=${TOOLS:-"none emberd emberd-exact bpftrace"}
 for r in $(seq 1 "$RUNS"); do
 	for t in $tools; do
 		start_tool "$t" || exit 1
-		"$B/workloads/memleak" bench "$ITER" "$DEPTH" >>"$TMP/time.$t"
+		"$B/workloads/memleak" bench "$ITER" "$DEPTH" "$WORK" >>"$TMP/time.$t"
 		stop_tool
 	done
 done

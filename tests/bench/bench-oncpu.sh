@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # bench-oncpu.sh - overhead of system-wide on-CPU sampling on a CPU-bound workload (2 threads),
-# side by side: nothing, emberd, perf record -a -g, bpftrace profile; then the exact cost:
-# BPF run time per minute (kernel.bpf_stats_enabled), emberd's CPU per minute and peak RSS.
+# side by side: nothing, emberd, perf record -a -g, bpftrace profile (slowdown per round against
+# that round's baseline, median). Then the exact cost, which this noisy machine's wall clock
+# cannot show: the sampling program's run time (kernel.bpf_stats_enabled) beside bpftrace's in
+# the same seconds, and emberd's own CPU per minute and peak RSS.
 set -u
 B=${1:-build}
 B=$(cd "$B" && pwd)
 HZ=${HZ:-49}
 RUNS=${RUNS:-5}
 ITER=${ITER:-3000000000}
-STAT_SECS=${STAT_SECS:-60}
+STAT_SECS=${STAT_SECS:-10}
 TMP=$(mktemp -d /tmp/ember-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "bench-oncpu: needs root"; exit 0; }
@@ -44,43 +46,74 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 echo "== on-CPU overhead: burn 2 threads x $ITER iterations, $HZ Hz, median of $RUNS runs"
 tools="none emberd perf bpftrace"
+order=$tools
 for r in $(seq 1 "$RUNS"); do
-	for t in $tools; do
+	for t in $order; do
 		start_tool "$t"
 		"$B/workloads/burn" 2 "$ITER" >>"$TMP/time.$t"
 		stop_tool
+		sleep 1
 	done
+	order="${order#* } ${order%% *}" # rotate, so no tool always runs first after a teardown
 done
-base=$(median <"$TMP/time.none")
+# Slowdown per round against the round's own baseline, so drifts in machine load cancel out.
 printf '%-10s %10s %10s\n' tool "median s" slowdown
 for t in $tools; do
-	m=$(median <"$TMP/time.$t")
-	printf '%-10s %10.3f %9.2f%%\n' "$t" "$m" "$(awk -v m="$m" -v b="$base" 'BEGIN { print 100 * (m - b) / b }')"
+	paste "$TMP/time.none" "$TMP/time.$t" | awk '{ print 100 * ($2 - $1) / $1 }' >"$TMP/slow.$t"
+	printf '%-10s %10.3f %9.2f%%\n' "$t" "$(median <"$TMP/time.$t")" "$(median <"$TMP/slow.$t")"
 done
 
-# Exact cost over STAT_SECS with the workload running throughout.
-prog_ns() { # total run_time_ns of BPF programs whose name matches $1
-	bpftool prog show 2>/dev/null | awk -v pat="$1" '$0 ~ pat { on = 1 } on && /run_time_ns/ {
-		for (i = 1; i <= NF; i++) if ($i == "run_time_ns") s += $(i + 1); on = 0 } END { print s + 0 }'
+# Exact cost: emberd and bpftrace attached at the same time to the same workload, ROUNDS
+# times STAT_SECS, started in alternating order (which program's timer fires first matters).
+ROUNDS=${ROUNDS:-12}
+prog_ids() { bpftool prog show 2>/dev/null | awk -F: '/^[0-9]+:/ { print $1 }' | sort; }
+prog_ns() { # prog_ns IDFILE: "run_time_ns run_cnt" summed over the sampling programs in IDFILE
+	local id
+	for id in $(cat "$1"); do bpftool prog show id "$id" | head -n 1; done |
+		awk '$2 == "perf_event" { for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
+			END { print t + 0, c + 0 }'
+}
+attach() { # attach TOOL: start it and list its programs in $TMP/ids.TOOL
+	prog_ids >"$TMP/ids0"
+	start_tool "$1"
+	eval "PID_$1=$TOOL_PID"
+	for _ in $(seq 1 100); do # bpftrace says "Attaching" before it loads its programs
+		prog_ids | comm -13 "$TMP/ids0" - >"$TMP/ids.$1"
+		[ -s "$TMP/ids.$1" ] && break
+		sleep 0.1
+	done
 }
 sysctl -qw kernel.bpf_stats_enabled=1
-echo "== exact cost over ${STAT_SECS} s (workload running; BPF stats enabled)"
+echo "== exact cost: both tools attached at once, $ROUNDS rounds of ${STAT_SECS} s (workload running; BPF stats on)"
 "$B/workloads/burn" 2 100000000000 >/dev/null & BURN=$!
-start_tool emberd
-t0=$(awk '{ print $14 + $15 }' "/proc/$TOOL_PID/stat")
-sleep "$STAT_SECS"
-ns=$(prog_ns oncpu_sample)
-t1=$(awk '{ print $14 + $15 }' "/proc/$TOOL_PID/stat")
-rss=$(awk '/VmHWM/ { print $2 }' "/proc/$TOOL_PID/status")
-stop_tool
-tck=$(getconf CLK_TCK)
-printf 'emberd:   BPF run time %8.1f ms/min   daemon CPU %6.1f ms/min   peak RSS %d KiB\n' \
-	"$(awk -v n="$ns" -v s="$STAT_SECS" 'BEGIN { print n / 1e6 * 60 / s }')" \
-	"$(awk -v a="$t0" -v b="$t1" -v t="$tck" -v s="$STAT_SECS" 'BEGIN { print (b - a) * 1000 / t * 60 / s }')" "$rss"
-start_tool bpftrace
-sleep "$STAT_SECS"
-ns=$(prog_ns 'profile|perf_event')
-stop_tool
-printf 'bpftrace: BPF run time %8.1f ms/min\n' "$(awk -v n="$ns" -v s="$STAT_SECS" 'BEGIN { print n / 1e6 * 60 / s }')"
-kill "$BURN" 2>/dev/null
+order="emberd bpftrace"
+for r in $(seq 1 "$ROUNDS"); do
+	for t in $order; do attach "$t"; done
+	sleep "$STAT_SECS"
+	for t in emberd bpftrace; do
+		prog_ns "$TMP/ids.$t" | awk -v s="$STAT_SECS" '{ print $1 / 1e6 * 60 / s, $2 ? $1 / $2 / 1e3 : 0 }' >>"$TMP/bpf.$t"
+	done
+	kill -INT "$PID_bpftrace" "$PID_emberd"; wait "$PID_bpftrace" "$PID_emberd" 2>/dev/null
+	order="${order#* } ${order%% *}"
+done
 sysctl -qw kernel.bpf_stats_enabled=0
+for t in emberd bpftrace; do
+	printf '%-9s sampling program %7.1f ms/min  %6.2f us/run (medians)\n' "$t" \
+		"$(cut -d' ' -f1 "$TMP/bpf.$t" | median)" "$(cut -d' ' -f2 "$TMP/bpf.$t" | median)"
+done
+paste -d' ' "$TMP/bpf.emberd" "$TMP/bpf.bpftrace" | awk '{ print $1 / $3 }' >"$TMP/ratio"
+printf 'emberd/bpftrace run time per round: %s (median %.2f)\n' "$(tr '\n' ' ' <"$TMP/ratio")" "$(median <"$TMP/ratio")"
+
+# The daemon's own CPU in steady state: one minute after a warm-up in which it has met
+# (and symbolized) every process on the host once.
+WARM_SECS=${WARM_SECS:-15}
+start_tool emberd
+sleep "$WARM_SECS"
+t0=$(awk '{ print $14 + $15 }' "/proc/$TOOL_PID/stat")
+sleep 60
+t1=$(awk '{ print $14 + $15 }' "/proc/$TOOL_PID/stat")
+printf 'emberd    daemon CPU %6.1f ms/min after %d s warm-up   peak RSS %d KiB\n' \
+	"$(awk -v a="$t0" -v b="$t1" -v t="$(getconf CLK_TCK)" 'BEGIN { print (b - a) * 1000 / t }')" \
+	"$WARM_SECS" "$(awk '/VmHWM/ { print $2 }' "/proc/$TOOL_PID/status")"
+stop_tool
+kill "$BURN" 2>/dev/null

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_config.c - emberd's command line */
 #include <unistd.h>
+#include <linux/types.h>
 
+#include "bpf/common.h"
+#include "bpf/offcpu.h"
 #include "daemon/config.h"
 #include "harness.h"
 
@@ -26,8 +29,51 @@ TEST(defaults)
 	ASSERT_EQ_INT(c.freq, 49);
 	ASSERT_EQ_INT(c.window_sec, 60);
 	ASSERT_EQ_STR(c.output_dir, "profiles");
-	ASSERT_EQ_INT(c.collect, COLLECT_ONCPU);
+	ASSERT_EQ_INT(c.collect, COLLECT_ONCPU | COLLECT_OFFCPU);
 	ASSERT_EQ_INT(c.npids, 0);
+	ASSERT_EQ_INT(c.offcpu_min_us, 1000);
+	ASSERT_EQ_INT(c.offcpu_max_us, 0);
+	ASSERT_EQ_INT(c.offcpu_states, OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE);
+	ASSERT_EQ_INT(c.offcpu_threads, 0);
+	ASSERT_EQ_INT(c.offcpu_waker, 0);
+}
+
+TEST(offcpu_options)
+{
+	struct config c;
+
+	ASSERT_EQ_INT(parse(&c, "emberd --collect offcpu --offcpu-min 1 --offcpu-max 3600000000 "
+				"--offcpu-state R,uninterruptible,t --offcpu-threads kernel "
+				"--offcpu-waker"),
+		      0);
+	ASSERT_EQ_INT(c.collect, COLLECT_OFFCPU);
+	ASSERT_EQ_INT(c.offcpu_min_us, 1);
+	ASSERT_TRUE(c.offcpu_max_us == 3600000000ull);
+	ASSERT_TRUE(c.offcpu_states ==
+		    (OFFCPU_STATE_PREEMPTED | OFFCPU_STATE_UNINTERRUPTIBLE | OFFCPU_STATE_TRACED));
+	ASSERT_EQ_INT(c.offcpu_threads, OFFCPU_THREADS_KERNEL);
+	ASSERT_EQ_INT(c.offcpu_waker, 1);
+	ASSERT_EQ_INT(parse(&c, "emberd --offcpu-state 0x42 --offcpu-threads user"), 0);
+	ASSERT_EQ_INT(c.offcpu_states, OFFCPU_STATE_UNINTERRUPTIBLE | OFFCPU_STATE_PARKED);
+	ASSERT_EQ_INT(c.offcpu_threads, OFFCPU_THREADS_USER);
+}
+
+TEST(offcpu_bad_values_are_errors)
+{
+	struct config c;
+
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 3600000001") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 1ms") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-max 999") < 0); /* below the default minimum */
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-min 50 --offcpu-max 40") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state X") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state S,,") == 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state ,") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state 0x100") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state 0x0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-state 0xzz") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --offcpu-threads none") < 0);
 }
 
 TEST(options)
@@ -74,6 +120,32 @@ TEST(collect_list)
 
 	ASSERT_EQ_INT(config_parse_collect("oncpu", &m), 0);
 	ASSERT_EQ_INT(m, COLLECT_ONCPU);
+	ASSERT_EQ_INT(config_parse_collect("offcpu,oncpu", &m), 0);
+	ASSERT_EQ_INT(m, COLLECT_ONCPU | COLLECT_OFFCPU);
 	ASSERT_TRUE(config_parse_collect("", &m) < 0);
 	ASSERT_TRUE(config_parse_collect("oncpux", &m) < 0);
+}
+
+TEST(memory_options)
+{
+	struct config c;
+
+	ASSERT_EQ_INT(parse(&c, "emberd --collect memory"), 0);
+	ASSERT_EQ_INT(c.collect, COLLECT_MEMORY);
+	ASSERT_TRUE(c.mem_sample == 512 * 1024);
+	ASSERT_EQ_INT(c.mem_duty, 50);
+	ASSERT_EQ_INT(c.mem_age, 60);
+	ASSERT_EQ_STR(c.mem_lib, "");
+	ASSERT_EQ_INT(parse(&c, "emberd --mem-sample 1 --mem-duty 100 --mem-age 0 --mem-prefix je_"
+				" --mem-lib /proc/self/exe"), 0);
+	ASSERT_TRUE(c.mem_sample == 1);
+	ASSERT_EQ_INT(c.mem_duty, 100);
+	ASSERT_EQ_INT(c.mem_age, 0);
+	ASSERT_EQ_STR(c.mem_prefix, "je_");
+	ASSERT_EQ_STR(c.mem_lib, "/proc/self/exe");
+	ASSERT_TRUE(parse(&c, "emberd --mem-sample 0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-duty 0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-duty 101") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-age -1") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-lib /nonexistent") < 0);
 }

@@ -5,8 +5,9 @@
  *     (malloc), path_mid 4 (calloc), path_small 2 (posix_memalign), all freed at once, and
  *     path_leak 1 (malloc) never freed: with 8 KiB blocks 64:32:16:8 KiB per tick, about
  *     62.5, 31.25, 15.6 and 7.8 MiB per 10 s.
- *   bench ITERATIONS [DEPTH]: malloc(64..127) + free as fast as possible, DEPTH (default 1)
- *     calls below main as deeper programs allocate; prints the seconds taken.
+ *   bench ITERATIONS [DEPTH [WORK]]: malloc(64..127) + free, then WORK (default 0) steps of
+ *     busy work, DEPTH (default 1) calls below main as deeper programs allocate; prints the
+ *     seconds taken.
  *   edge SECONDS: once a second, realloc(NULL, n) kept, realloc(p, 0), free(NULL), memory
  *     freed by another thread, a forked child that leaks and exits; exits holding its leaks.
  */
@@ -92,6 +93,8 @@ static int run_paths(double secs, size_t kib)
 	return 0;
 }
 
+static long bench_work;
+
 __attribute__((noinline)) void bench_alloc(long iters)
 {
 	for (long i = 0; i < iters; i++) {
@@ -99,6 +102,8 @@ __attribute__((noinline)) void bench_alloc(long iters)
 
 		sink = p;
 		free(p);
+		for (volatile long w = 0; w < bench_work; w++)
+			;
 	}
 }
 
@@ -203,6 +208,7 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "bench")) {
 		double t0 = now();
 
+		bench_work = argc > 4 ? atol(argv[4]) : 0;
 		bench_deep(argc > 3 ? atoi(argv[3]) : 1, atol(argv[2]));
 		printf("%.3f\n", now() - t0);
 		return 0;
