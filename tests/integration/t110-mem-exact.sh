@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# t110 - exact memory tracing (--mem-sample 1) of four allocation paths of known rates
+# t110 - exact memory tracing (--mem-sample 1, probes always on) of four allocation paths of known rates
 # (64:32:16:8 KiB per 10 ms; the last never freed): the alloc graph's shares are right
 # within 2% of each, the live graph holds the leaking path (about 8 MiB more per 10 s) only.
 . "$(dirname "$0")/lib.sh"
@@ -8,7 +8,7 @@ require_bpf
 
 spawn "$WORKLOADS/memleak" paths 40
 WL=$!
-start_emberd --collect memory -p "$WL" -o "$T_TMP/out" -w 10 --mem-sample 1 --mem-age 2
+start_emberd --collect memory -p "$WL" -o "$T_TMP/out" -w 10 --mem-sample 1 --mem-duty 100 --mem-age 2
 sleep 32
 check "emberd exits 0 on SIGTERM" stop_emberd TERM
 files=$(find "$T_TMP/out" -name '*.alloc.folded.gz' | sort)
@@ -20,6 +20,10 @@ for p in big:53.33 mid:26.67 small:13.33 leak:6.67; do
 	check "path_$n allocates $e% of bytes +-2% of that (got $s)" \
 		within "$s" "$e" "$(awk -v e="$e" 'BEGIN { print e * 0.02 }')"
 done
+svg=$(find "$T_TMP/out" -name '*.alloc.svg' | sort | tail -n 1)
+check "alloc flame graphs in bytes, mem palette ($(basename "$svg"))" \
+	grep -q "bytes" "$svg"
+check "live flame graphs beside them" test -n "$(find "$T_TMP/out" -name '*.live.svg')"
 check "only the chosen process (-p)" test "$(cut -d';' -f1 "$T_TMP/alloc.folded" | sort -u)" = memleak
 
 # The live snapshot at the end of each full window: the leak grows 8 KiB per 10 ms.
