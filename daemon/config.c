@@ -50,6 +50,8 @@ static const char usage_text[] =
 	"      --with-tid          first frame is comm-PID/TID\n"
 	"      --cycles            sample hardware cycles instead of cpu-clock\n"
 	"      --idle              include the idle task (pid 0)\n"
+	"      --raw-names         keep C++ and Rust symbol names mangled (default: demangled)\n"
+	"      --inlines           add inlined functions from DWARF, as name_[i] frames\n"
 	"      --mem-sample BYTES  memory: mean bytes between sampled allocations (default 524288,\n"
 	"                          1 = trace every allocation)\n"
 	"      --mem-duty PERCENT  memory: allocation probes attached this share of the time\n"
@@ -203,6 +205,7 @@ int config_parse_states(const char *list, uint32_t *mask)
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
        OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
+       OPT_RAW_NAMES, OPT_INLINES,
        OPT_MEM_SAMPLE, OPT_MEM_DUTY, OPT_MEM_AGE, OPT_MEM_LIB, OPT_MEM_PREFIX };
 
 static const struct option long_opts[] = {
@@ -220,6 +223,8 @@ static const struct option long_opts[] = {
 	{ "offcpu-state", required_argument, NULL, OPT_OFF_STATE },
 	{ "offcpu-threads", required_argument, NULL, OPT_OFF_THREADS },
 	{ "offcpu-waker", no_argument, NULL, OPT_OFF_WAKER },
+	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
+	{ "inlines", no_argument, NULL, OPT_INLINES },
 	{ "mem-sample", required_argument, NULL, OPT_MEM_SAMPLE },
 	{ "mem-duty", required_argument, NULL, OPT_MEM_DUTY },
 	{ "mem-age", required_argument, NULL, OPT_MEM_AGE },
@@ -293,6 +298,12 @@ static int parse_one(struct config *c, int opt, const char *arg)
 			goto bad;
 		c->offcpu_threads = !strcmp(arg, "user")     ? OFFCPU_THREADS_USER :
 				    !strcmp(arg, "kernel") ? OFFCPU_THREADS_KERNEL : 0;
+		return 0;
+	case OPT_RAW_NAMES:
+		c->raw_names = 1;
+		return 0;
+	case OPT_INLINES:
+		c->inlines = 1;
 		return 0;
 	case OPT_OFF_WAKER:
 		c->offcpu_waker = 1;
