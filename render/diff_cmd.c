@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* diff_cmd.c - `ember diff`: two folded profiles in, "stack before after" lines out */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "collapse/sbuf.h"
 #include "collapse/zfile.h"
 #include "render/diff.h"
 
@@ -15,42 +21,98 @@ static const char usage[] =
 	"  -n   normalize: scale the first profile's counts to the second's total\n"
 	"  -s   strip hex numbers (addresses) so that they match across runs\n";
 
-/* Read path into a new profile (hex stripped if asked). NULL after printing an error. */
-static struct folded *load(const char *path, int strip_hex)
-{
-	struct folded_read_stats st = { 0, 0 };
-	struct folded *f = folded_new(), *g = NULL;
-	FILE *in = zfile_open(path);
-	int err;
+/* A whole input file in memory: mapped if plain and regular, else read (and gunzipped). */
+struct text {
+	char *data;
+	size_t len;
+	int mapped;
+};
 
-	if (!in) {
-		fprintf(stderr, "ember diff: cannot open '%s': %s\n", path, strerror(errno));
-		folded_free(f);
-		return NULL;
-	}
-	err = f ? folded_read(f, in, &st) : -ENOMEM;
+static int read_all(const char *path, struct text *t)
+{
+	struct sbuf sb = SBUF_INIT;
+	FILE *in = zfile_open(path);
+	size_t n;
+	int err = 0;
+
+	if (!in)
+		return -errno;
+	do {
+		if (sbuf_grow(&sb, 1 << 20)) {
+			err = -ENOMEM;
+			break;
+		}
+		n = fread(sb.buf + sb.len, 1, sb.cap - sb.len - 1, in);
+		sb.len += n;
+	} while (n > 0);
+	if (!err && ferror(in))
+		err = -EIO;
 	fclose(in);
-	if (!err && strip_hex) {
-		g = folded_new();
-		err = g ? diff_strip_hex(g, f) : -ENOMEM;
-		folded_free(f);
-		f = g;
+	t->data = sb.buf;
+	t->len = sb.len;
+	t->mapped = 0;
+	return err;
+}
+
+/* Returns 0 or -errno. */
+static int text_open(const char *path, struct text *t)
+{
+	unsigned char magic[2];
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), gz;
+	void *p;
+
+	if (fd < 0)
+		return -errno;
+	gz = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	if (gz || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return read_all(path, t);
 	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return read_all(path, t);
+	t->data = p;
+	t->len = (size_t)st.st_size;
+	t->mapped = 1;
+	return 0;
+}
+
+static void text_close(struct text *t)
+{
+	if (t->mapped)
+		munmap(t->data, t->len);
+	else
+		free(t->data);
+}
+
+/* Add one file to side of d. Returns 0 or 1 after printing an error. */
+static int load(struct diff *d, int side, const char *path, struct text *t)
+{
+	uint64_t ignored = 0;
+	int err = text_open(path, t);
+
+	if (err) {
+		fprintf(stderr, "ember diff: cannot open '%s': %s\n", path, strerror(-err));
+		return 1;
+	}
+	err = diff_add_text(d, side, t->data ? t->data : "", t->len, &ignored);
 	if (err) {
 		fprintf(stderr, "ember diff: cannot read '%s': %s\n", path, strerror(-err));
-		folded_free(f);
-		return NULL;
+		return 1;
 	}
-	if (st.ignored)
+	if (ignored)
 		fprintf(stderr, "ember diff: ignored %" PRIu64 " lines with invalid format in '%s'\n",
-			st.ignored, path);
-	return f;
+			ignored, path);
+	return 0;
 }
 
 int diff_main(int argc, char **argv)
 {
 	struct diff_opts o = { 0, 0 };
-	struct folded *a = NULL, *b = NULL;
+	struct text t[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } };
+	struct diff *d = NULL;
 	int opt, rc = 1, err;
 
 	optind = 1;
@@ -74,18 +136,18 @@ int diff_main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	a = load(argv[optind], o.strip_hex);
-	b = a ? load(argv[optind + 1], o.strip_hex) : NULL;
-	if (!a || !b)
+	d = diff_new(&o);
+	if (!d || load(d, 0, argv[optind], &t[0]) || load(d, 1, argv[optind + 1], &t[1]))
 		goto cleanup;
-	err = diff_write(a, b, &o, stdout);
+	err = diff_write(d, stdout);
 	if (fflush(stdout) && !err)
 		err = -EIO;
 	if (err)
 		fprintf(stderr, "ember diff: cannot write: %s\n", strerror(-err));
 	rc = err ? 1 : 0;
 cleanup:
-	folded_free(a);
-	folded_free(b);
+	diff_free(d);
+	text_close(&t[0]);
+	text_close(&t[1]);
 	return rc;
 }
