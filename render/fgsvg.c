@@ -10,7 +10,7 @@
 #include "render/fgsvg.h"
 #include "render/xmlesc.h"
 
-#define FLUSH_AT (64 * 1024)
+#define FLUSH_AT (16 * 1024)
 #define FRAMEPAD 1
 
 struct svg {
