@@ -86,9 +86,9 @@ static uint64_t hash4(const char *s, size_t len)
 	return a ^ ember_hash(s, len);
 }
 
-static int grow(struct diff *d)
+/* Rehash into nslots (a power of two). Returns 0 or -ENOMEM. */
+static int rehash(struct diff *d, size_t nslots)
 {
-	size_t nslots = d->nslots * 2;
 	uint64_t *ns = calloc(nslots, sizeof(*ns));
 
 	if (!ns || d->n >= UINT32_MAX / 2) {
@@ -106,6 +106,41 @@ static int grow(struct diff *d)
 	d->slots = ns;
 	d->nslots = nslots;
 	return 0;
+}
+
+static int grow(struct diff *d)
+{
+	return rehash(d, d->nslots * 2);
+}
+
+/* Room for want entries in all, so that a big input is not rehashed again and again. */
+static int reserve(struct diff *d, size_t want)
+{
+	size_t nslots = d->nslots;
+	struct diff_entry *nv;
+
+	if (want > d->cap) {
+		nv = realloc(d->v, want * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		d->v = nv;
+		d->cap = want;
+	}
+	while (nslots * 3 < want * 4)
+		nslots *= 2;
+	return nslots > d->nslots ? rehash(d, nslots) : 0;
+}
+
+/* About how many lines text holds, from the length of the lines in its first 64 KiB. */
+static size_t estimate_lines(const char *text, size_t len)
+{
+	size_t sample = len < 65536 ? len : 65536, lines = 0;
+
+	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + sample - p))); p++)
+		lines++;
+	if (!lines || sample == len)
+		return lines + 1;
+	return len / (sample / lines) + len / (sample / lines) / 8;
 }
 
 static struct diff_entry *append(struct diff *d, const char *stack, size_t len, uint64_t h)
@@ -126,13 +161,13 @@ static struct diff_entry *append(struct diff *d, const char *stack, size_t len, 
 	return e;
 }
 
-/* The entry for stack, new with zero counts if need be; NULL on -ENOMEM. */
-static struct diff_entry *lookup(struct diff *d, const char *stack, size_t len)
+/* The entry for stack (hash h), new with zero counts if need be; NULL on -ENOMEM. */
+static struct diff_entry *lookup(struct diff *d, const char *stack, size_t len, uint64_t h)
 {
-	uint64_t h = hash4(stack, len), tag = h & 0xffffffff00000000ull;
+	uint64_t tag = h & 0xffffffff00000000ull;
 	size_t i;
 
-	if ((d->n + 1) * 2 > d->nslots && grow(d))
+	if ((d->n + 1) * 4 > d->nslots * 3 && grow(d))
 		return NULL;
 	for (i = h & (d->nslots - 1); d->slots[i]; i = (i + 1) & (d->nslots - 1)) {
 		struct diff_entry *e;
@@ -185,45 +220,72 @@ static const char *keep_copy(struct diff *d)
 	return c->data;
 }
 
-static int add(struct diff *d, int side, const char *stack, size_t len, double count)
+/* One stack and its count, hashed ahead so that its slot can be fetched ahead. */
+struct pending {
+	const char *stack;
+	size_t len;
+	double count;
+	uint64_t hash;
+};
+
+static int add(struct diff *d, int side, const struct pending *pd)
 {
+	const char *stack = pd->stack;
+	size_t len = pd->len, n = d->n;
+	uint64_t h = pd->hash;
 	struct diff_entry *e;
-	size_t n = d->n;
 
 	if (d->o.strip_hex) {
 		if (strip_hex(d, stack, len))
 			return -ENOMEM;
 		stack = d->tmp.buf ? d->tmp.buf : "";
 		len = d->tmp.len;
+		h = hash4(stack, len);
 	}
-	e = lookup(d, stack, len);
+	e = lookup(d, stack, len, h);
 	if (!e)
 		return -ENOMEM;
 	if (d->n > n && d->o.strip_hex && !(e->stack = keep_copy(d)))
 		return -ENOMEM;
-	e->count[side] += count;
-	d->total[side] += count;
+	e->count[side] += pd->count;
+	d->total[side] += pd->count;
 	return 0;
 }
 
+/*
+ * Lines are added one behind: while one is looked up, the next one's slot is already on its way
+ * from memory (the table is far larger than the caches).
+ */
 int diff_add_text(struct diff *d, int side, const char *text, size_t len, uint64_t *ignored)
 {
 	const char *p = text, *end = text + len;
+	struct pending cur, next;
+	size_t est;
+	int have = 0;
 
+	est = estimate_lines(text, len);
+	/* the second profile mostly repeats the first one's stacks */
+	if (reserve(d, (d->n > est ? d->n : est) + (d->n < est ? d->n : est) / 4))
+		return -ENOMEM;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t llen = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		struct folded_line fl;
 
 		if (folded_parse_line(p, llen, &fl) == 0) {
-			if (add(d, side, fl.stack, fl.stack_len, fl.counts[fl.ncounts - 1]))
+			next = (struct pending){ fl.stack, fl.stack_len, fl.counts[fl.ncounts - 1],
+						 hash4(fl.stack, fl.stack_len) };
+			__builtin_prefetch(&d->slots[next.hash & (d->nslots - 1)]);
+			if (have && add(d, side, &cur))
 				return -ENOMEM;
+			cur = next;
+			have = 1;
 		} else if (llen && !(llen == 1 && p[0] == '\r')) {
 			(*ignored)++;
 		}
 		p += llen + 1;
 	}
-	return 0;
+	return have ? add(d, side, &cur) : 0;
 }
 
 static void put_count(struct sbuf *sb, double c)
