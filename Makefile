@@ -31,7 +31,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev liblzma-dev libiberty-dev \
 	pkg-config make
-TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux
+TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux time
 
 ifeq ($(V),1)
 Q =
@@ -139,8 +139,16 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
-	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$(OUTPUT) -D_GNU_SOURCE \
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-I. -I$(OUTPUT) -D_GNU_SOURCE \
 		$< $(wildcard collapse/*.c render/*.c) $(FUZZ_DAEMON_SRCS) -o $@ $(LDLIBS)
+
+# Stack fuzzer seeds: the head of every golden capture and folded file.
+STACK_SEEDS := $(wildcard tests/golden/collapse/*.txt* tests/golden/collapse/expected/*.folded)
+$(OUTPUT)/fixtures/stacks/stamp: $(STACK_SEEDS)
+	$(call msg,FIXTURE,$(@D))
+	$(Q)mkdir -p $(@D) && for f in $(STACK_SEEDS); do \
+		zcat -f "$$f" | head -c 16384 >"$(@D)/$$(basename "$$f" .gz)"; done && touch $@
 
 run: all
 	$(OUTPUT)/emberd -o profiles $(ARGS)
@@ -156,7 +164,7 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp
+fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 sanitize:

@@ -97,9 +97,15 @@ static int parse_value(struct cli *c, int opt, const char *arg)
 	char *end;
 
 	switch (opt) {
-	case OPT_EVENT: c->perf.event = arg; return 0;
-	case OPT_ONLY_COMM: c->filter.comm = arg; break;
-	case OPT_ONLY_FRAME: c->filter.frame_re = arg; break;
+	case OPT_EVENT:
+		c->perf.event = arg;
+		return 0;
+	case OPT_ONLY_COMM:
+		c->filter.comm = arg;
+		break;
+	case OPT_ONLY_FRAME:
+		c->filter.frame_re = arg;
+		break;
 	case OPT_ONLY_PID:
 		errno = 0;
 		c->filter.pid = strtol(arg, &end, 10);
@@ -124,17 +130,39 @@ static int parse_options(struct cli *c, int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
 		switch (opt) {
-		case 'p': c->perf.pid = true; break;
-		case 't': c->perf.tid = true; break;
-		case 'k': c->perf.kernel = true; break;
-		case 'j': c->perf.jit = true; break;
-		case 'a': c->perf.kernel = c->perf.jit = true; break;
-		case 'A': c->perf.addrs = true; break;
-		case 's': c->perf.srcline = true; break;
-		case OPT_MERGE_RECURSION: c->merge_recursion = true; break;
-		case OPT_EXCLUDE: c->filter.invert = 1; break;
-		case 'h': fputs(usage_text, stdout); return 1;
-		case '?': fputs(usage_text, stderr); return -EINVAL;
+		case 'p':
+			c->perf.pid = true;
+			break;
+		case 't':
+			c->perf.tid = true;
+			break;
+		case 'k':
+			c->perf.kernel = true;
+			break;
+		case 'j':
+			c->perf.jit = true;
+			break;
+		case 'a':
+			c->perf.kernel = c->perf.jit = true;
+			break;
+		case 'A':
+			c->perf.addrs = true;
+			break;
+		case 's':
+			c->perf.srcline = true;
+			break;
+		case OPT_MERGE_RECURSION:
+			c->merge_recursion = true;
+			break;
+		case OPT_EXCLUDE:
+			c->filter.invert = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case '?':
+			fputs(usage_text, stderr);
+			return -EINVAL;
 		default:
 			if (parse_value(c, opt, optarg)) {
 				fprintf(stderr, "ember collapse: invalid value '%s', see --help\n",
@@ -214,10 +242,14 @@ static int fold(struct cli *c, struct lines *lr, struct folded *f)
 		}
 	}
 	switch (c->format) {
-	case FORMAT_BPFTRACE: return fold_bpftrace(lr, f);
-	case FORMAT_STAP: return fold_stap(lr, f);
-	case FORMAT_FOLDED: return fold_folded(lr, f);
-	default: return fold_perf(c, lr, f);
+	case FORMAT_BPFTRACE:
+		return fold_bpftrace(lr, f);
+	case FORMAT_STAP:
+		return fold_stap(lr, f);
+	case FORMAT_FOLDED:
+		return fold_folded(lr, f);
+	default:
+		return fold_perf(c, lr, f);
 	}
 }
 

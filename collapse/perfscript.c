@@ -19,12 +19,12 @@ struct parser {
 	struct perfscript_stats *st;
 	struct lines *lr;
 	struct folded *out;
-	struct sbuf event;   /* the event kept; empty until the first one when defaulted */
+	struct sbuf event; /* the event kept; empty until the first one when defaulted */
 	bool defaulted;
-	struct sbuf pname;   /* process frame of the current sample; len 0: none */
+	struct sbuf pname; /* process frame of the current sample; len 0: none */
 	uint64_t period;
 	struct stackbuf stack; /* the current sample's frames */
-	struct sbuf line;    /* a copy of the frame line while -F+srcline lines are read */
+	struct sbuf line;      /* a copy of the frame line while -F+srcline lines are read */
 	struct sbuf src;
 };
 
@@ -176,7 +176,8 @@ static int start_sample(struct parser *ps, const char *s, size_t len)
 			ps->defaulted = true;
 			if (sbuf_add(&ps->event, event.p, event.len))
 				return -ENOMEM;
-		} else if (event.len != ps->event.len || memcmp(event.p, ps->event.buf, event.len)) {
+		} else if (event.len != ps->event.len ||
+			   memcmp(event.p, ps->event.buf, event.len)) {
 			if (ps->defaulted && !ps->st->filtered)
 				snprintf(ps->st->other_event, sizeof(ps->st->other_event), "%.*s",
 					 (int)event.len, event.p);
@@ -222,8 +223,8 @@ static int add_unknown(struct parser *ps, struct span pc, struct span mod, bool 
 		*is_unknown = true;
 	}
 	if (ps->o->addrs)
-		return sbuf_addf(&ps->stack.text, "[%.*s <%.*s>]", (int)name.len, name.p, (int)pc.len,
-				 pc.p);
+		return sbuf_addf(&ps->stack.text, "[%.*s <%.*s>]", (int)name.len, name.p,
+				 (int)pc.len, pc.p);
 	return sbuf_addf(&ps->stack.text, "[%.*s]", (int)name.len, name.p);
 }
 
@@ -365,8 +366,8 @@ static void strip_offset(struct span *func)
 {
 	size_t i = func->len;
 
-	while (i > 0 && (text_is_digit(func->p[i - 1]) ||
-			 (func->p[i - 1] >= 'a' && func->p[i - 1] <= 'f')))
+	while (i > 0 &&
+	       (text_is_digit(func->p[i - 1]) || (func->p[i - 1] >= 'a' && func->p[i - 1] <= 'f')))
 		i--;
 	if (i < func->len && i >= 3 && !memcmp(func->p + i - 3, "+0x", 3))
 		func->len = i - 3;

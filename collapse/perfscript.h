@@ -10,13 +10,13 @@
 #include "collapse/lines.h"
 
 struct perfscript_opts {
-	bool pid;             /* comm-PID */
-	bool tid;             /* comm-PID/TID */
-	bool kernel;          /* _[k] on kernel frames */
-	bool jit;             /* _[j] on frames from /tmp/perf-PID.map */
-	bool addrs;           /* [module <addr>] for unknown symbols */
-	bool srcline;         /* input from `perf script -F+srcline` */
-	const char *event;    /* keep this event only; NULL or "": the first one seen */
+	bool pid;          /* comm-PID */
+	bool tid;          /* comm-PID/TID */
+	bool kernel;       /* _[k] on kernel frames */
+	bool jit;          /* _[j] on frames from /tmp/perf-PID.map */
+	bool addrs;        /* [module <addr>] for unknown symbols */
+	bool srcline;      /* input from `perf script -F+srcline` */
+	const char *event; /* keep this event only; NULL or "": the first one seen */
 };
 
 struct perfscript_stats {
