@@ -188,9 +188,9 @@ static int fold_perf(struct cli *c, struct lines *lr, struct folded *f)
 	warn_count(st.unrecognized, "unrecognized lines skipped");
 	if (st.filtered)
 		fprintf(stderr,
-			"ember collapse: %" PRIu64 " samples of other events than '%s' (first "
+			"ember collapse: %" PRIu64 " samples of events other than '%s' (such as "
 			"'%s') skipped; choose one with --event-filter\n",
-			st.filtered, c->perf.event ? c->perf.event : "the first", st.other_event);
+			st.filtered, st.event, st.other_event);
 	warn_count(st.incomplete, "last sample without its closing blank line (truncated "
 				  "input?) ignored");
 	return err;

@@ -20,7 +20,6 @@ struct parser {
 	struct lines *lr;
 	struct folded *out;
 	struct sbuf event; /* the event kept; empty until the first one when defaulted */
-	bool defaulted;
 	struct sbuf pname; /* process frame of the current sample; len 0: none */
 	uint64_t period;
 	struct stackbuf stack; /* the current sample's frames */
@@ -173,12 +172,11 @@ static int start_sample(struct parser *ps, const char *s, size_t len)
 	if (match_period_event(s, len, &period, &event)) {
 		if (!ps->event.len) {
 			/* by default only the first event seen: mixing events misleads */
-			ps->defaulted = true;
 			if (sbuf_add(&ps->event, event.p, event.len))
 				return -ENOMEM;
 		} else if (event.len != ps->event.len ||
 			   memcmp(event.p, ps->event.buf, event.len)) {
-			if (ps->defaulted && !ps->st->filtered)
+			if (!ps->st->filtered)
 				snprintf(ps->st->other_event, sizeof(ps->st->other_event), "%.*s",
 					 (int)event.len, event.p);
 			ps->st->filtered++;
@@ -198,9 +196,9 @@ static int start_sample(struct parser *ps, const char *s, size_t len)
 	sbuf_setlen(&ps->pname, 0);
 	err = sbuf_add(&ps->pname, comm.p, comm.len);
 	if (!err && (ps->o->tid || ps->o->pid))
-		err = sbuf_addf(&ps->pname, "-%.*s", (int)pidlen, pidstr);
+		err = sbuf_addch(&ps->pname, '-') ?: sbuf_add(&ps->pname, pidstr, pidlen);
 	if (!err && ps->o->tid)
-		err = sbuf_addf(&ps->pname, "/%.*s", (int)tid.len, tid.p);
+		err = sbuf_addch(&ps->pname, '/') ?: sbuf_add(&ps->pname, tid.p, tid.len);
 	if (err)
 		return err;
 	for (char *c = ps->pname.buf; (c = memchr(c, ' ', ps->pname.buf + ps->pname.len - c));)
@@ -222,17 +220,26 @@ static int add_unknown(struct parser *ps, struct span pc, struct span mod, bool 
 	} else {
 		*is_unknown = true;
 	}
-	if (ps->o->addrs)
-		return sbuf_addf(&ps->stack.text, "[%.*s <%.*s>]", (int)name.len, name.p,
-				 (int)pc.len, pc.p);
-	return sbuf_addf(&ps->stack.text, "[%.*s]", (int)name.len, name.p);
+	if (sbuf_addch(&ps->stack.text, '[') || sbuf_add(&ps->stack.text, name.p, name.len))
+		return -ENOMEM;
+	if (ps->o->addrs &&
+	    (sbuf_add(&ps->stack.text, " <", 2) || sbuf_add(&ps->stack.text, pc.p, pc.len) ||
+	     sbuf_addch(&ps->stack.text, '>')))
+		return -ENOMEM;
+	return sbuf_addch(&ps->stack.text, ']');
 }
 
 /* A Go method such as "net/http.(*Client).Do" keeps its parentheses: /\.\(.*\)\./ */
 static bool looks_like_go(const char *f, size_t len)
 {
-	const char *open = memmem(f, len, ".(", 2);
+	const char *open = f, *end = f + len;
 
+	/* memchr, not memmem: this runs on every frame and memmem's setup costs more */
+	while ((open = memchr(open, '.', (size_t)(end - open))) && end - open >= 2 &&
+	       open[1] != '(')
+		open++;
+	if (open && end - open < 2)
+		open = NULL;
 	for (size_t r = len; open && r >= 2; r--)
 		if (f[r - 2] == ')' && f[r - 1] == '.')
 			return f + r - 2 >= open + 2;
@@ -486,6 +493,7 @@ int perfscript_fold(struct lines *lr, const struct perfscript_opts *opts, struct
 		err = more;
 	if (!err && ps.pname.len)
 		st->incomplete = 1;
+	snprintf(st->event, sizeof(st->event), "%s", ps.event.len ? ps.event.buf : "");
 	parser_release(&ps);
 	return err;
 }

@@ -25,7 +25,8 @@ struct perfscript_stats {
 	uint64_t records;      /* samples added */
 	uint64_t filtered;     /* event lines of another event than the one kept */
 	uint64_t incomplete;   /* a last record without its closing blank line (0 or 1) */
-	char other_event[64];  /* the first event filtered out, for a warning */
+	char event[64];        /* the event kept (the first seen by default), for a warning */
+	char other_event[64];  /* the first event filtered out */
 };
 
 /*
