@@ -128,6 +128,7 @@ $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
 	$(Q)CLANG=$(CLANG) tests/fixtures/sym/build.sh $(abspath tests/fixtures/sym) $(abspath $(@D))
 
 $(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms: $(OUTPUT)/fixtures/sym/stamp
+$(OUTPUT)/tests/test_addr2line: $(OUTPUT)/workloads/inlined
 
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.
 $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads

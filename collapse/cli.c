@@ -52,6 +52,8 @@ static const char usage_text[] =
 	"  --addrs               include raw addresses where symbols can't be found\n"
 	"  --event-filter=EVENT  keep this event only (default: the first one seen)\n"
 	"  --srcline             input is from 'perf script -F+srcline': add source lines\n"
+	"  --inline              expand inlined functions from each binary's DWARF (libdw)\n"
+	"  --context             with --inline, add file:line to those frames\n"
 	"\n"
 	"common options:\n"
 	"  --merge-recursion     fold direct recursion (as stackcollapse-recursive.pl)\n"
@@ -80,6 +82,8 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "addrs", no_argument, NULL, 'A' },
 	{ "srcline", no_argument, NULL, 's' },
+	{ "inline", no_argument, NULL, 'i' },
+	{ "context", no_argument, NULL, 'c' },
 	{ "event-filter", required_argument, NULL, OPT_EVENT },
 	{ "merge-recursion", no_argument, NULL, OPT_MERGE_RECURSION },
 	{ "only-comm", required_argument, NULL, OPT_ONLY_COMM },
@@ -150,6 +154,12 @@ static int parse_options(struct cli *c, int argc, char **argv)
 			break;
 		case 's':
 			c->perf.srcline = true;
+			break;
+		case 'i':
+			c->perf.inlined = true;
+			break;
+		case 'c':
+			c->perf.context = true;
 			break;
 		case OPT_MERGE_RECURSION:
 			c->merge_recursion = true;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collapse/addr2line.h"
 #include "collapse/perfscript.h"
 #include "collapse/sbuf.h"
 #include "collapse/stackbuf.h"
@@ -25,6 +26,7 @@ struct parser {
 	struct stackbuf stack; /* the current sample's frames */
 	struct sbuf line;      /* a copy of the frame line while -F+srcline lines are read */
 	struct sbuf src;
+	struct addr2line *a2l; /* with --inline */
 };
 
 static bool span_eq(struct span s, const char *lit)
@@ -409,6 +411,43 @@ static int add_frames(struct parser *ps, struct span func, struct span pc, struc
 	return err;
 }
 
+/* The Perl's --inline skips m/(perf-\d+.map|kernel\.|\[[^\]]+\])/: JIT maps, the kernel, [x]. */
+static bool may_inline(struct span mod)
+{
+	const char *p = mod.p, *end = mod.p + mod.len;
+
+	if (contains(p, mod.len, "kernel."))
+		return false;
+	for (const char *b = p; (b = memchr(b, '[', (size_t)(end - b))); b++)
+		if (end - b >= 3 && b[1] != ']' && memchr(b + 2, ']', (size_t)(end - b - 2)))
+			return false;
+	while ((p = memmem(p, (size_t)(end - p), "perf-", 5))) {
+		const char *d = p += 5;
+
+		while (d < end && text_is_digit(*d))
+			d++;
+		if (d > p && end - d >= 4 && !memcmp(d + 1, "map", 3))
+			return false;
+	}
+	return true;
+}
+
+/* --inline: the frames addr2line finds for this address, as one element. 1: none found. */
+static int inlined_frames(struct parser *ps, struct span pc, struct span func, struct span mod)
+{
+	const char *frames;
+	size_t len;
+	int err;
+
+	if (!may_inline(mod))
+		return 1;
+	err = addr2line_frames(ps->a2l, pc.p, pc.len, func.p, func.len, mod.p, mod.len, &frames,
+			       &len);
+	if (err)
+		return err;
+	return frames ? stackbuf_push(&ps->stack, frames, len) : 1;
+}
+
 /* Returns 0, 1 for a line that is no frame line, or a negative errno. */
 static int frame_line(struct parser *ps, const char *s, size_t len)
 {
@@ -424,6 +463,12 @@ static int frame_line(struct parser *ps, const char *s, size_t len)
 		if (sbuf_add(&ps->line, s, len))
 			return -ENOMEM;
 		match_frame(ps->line.buf, len, &pc, &func, &mod);
+	}
+	if (ps->a2l) {
+		int r = inlined_frames(ps, pc, func, mod);
+
+		if (r <= 0)
+			return r;
 	}
 	strip_offset(&func);
 	if (func.len && func.p[0] == '(')
@@ -455,6 +500,7 @@ static void parser_release(struct parser *ps)
 	stackbuf_release(&ps->stack);
 	sbuf_release(&ps->line);
 	sbuf_release(&ps->src);
+	addr2line_free(ps->a2l);
 }
 
 static int fold_line(struct parser *ps, const char *s, size_t len)
@@ -485,6 +531,10 @@ int perfscript_fold(struct lines *lr, const struct perfscript_opts *opts, struct
 	memset(st, 0, sizeof(*st));
 	if (opts->event && opts->event[0] && sbuf_addstr(&ps.event, opts->event))
 		return -ENOMEM;
+	if (opts->inlined && !(ps.a2l = addr2line_new(opts->context))) {
+		parser_release(&ps);
+		return -ENOMEM;
+	}
 	while (!err && (more = lines_next(lr, &s, &len)) > 0) {
 		st->lines++;
 		err = fold_line(&ps, s, len);

@@ -16,6 +16,8 @@ struct perfscript_opts {
 	bool jit;          /* _[j] on frames from /tmp/perf-PID.map */
 	bool addrs;        /* [module <addr>] for unknown symbols */
 	bool srcline;      /* input from `perf script -F+srcline` */
+	bool inlined;      /* --inline: a frame becomes its inlined frames, from the file's DWARF */
+	bool context;      /* --context: with inlined, each such frame gets ":file:line" */
 	const char *event; /* keep this event only; NULL or "": the first one seen */
 };
 

@@ -17,7 +17,8 @@ static const char perf_input[] =
 	"# header line\n"
 	"java 4242/4243 [001] 100.000001: 1000 cpu-clock: \n"
 	"\t    7f0000001000 Lorg/example/Foo;.bar(Ljava/lang/String;)V+0x10 (/tmp/perf-4242.map)\n"
-	"\t    7f0000004000 JavaCalls::call_helper(JavaValue*, methodHandle const&)+0x1a (/usr/lib/jvm/lib/server/libjvm.so)\n"
+	"\t    7f0000004000 JavaCalls::call_helper(JavaValue*, methodHandle const&)+0x1a "
+	"(/usr/lib/jvm/lib/server/libjvm.so)\n"
 	"\tffffffff81000001 nf_hook_slow+0x44 ([nf_conntrack])\n"
 	"\n"
 	"my app 77/78 [003] 100.000003: 500 cpu-clock: \n"
@@ -33,36 +34,42 @@ static const char perf_input[] =
 	"\n";
 
 static const struct perf_case perf_cases[] = {
-	{ "default", {  },
+	{ "default",
+	  {},
 	  "java;nf_hook_slow;JavaCalls::call_helper;org/example/Foo:.bar 1000\n"
 	  "my_app;main+0x1f  1\n"
 	  "my_app;main+0x1f ;[libfoo.so.1];schedule 500\n" },
-	{ "--pid", { .pid = 1 },
+	{ "--pid",
+	  { .pid = 1 },
 	  "java-4242;nf_hook_slow;JavaCalls::call_helper;org/example/Foo:.bar 1000\n"
 	  "my_app-77;main+0x1f  1\n"
 	  "my_app-77;main+0x1f ;[libfoo.so.1];schedule 500\n" },
-	{ "--tid", { .tid = 1 },
+	{ "--tid",
+	  { .tid = 1 },
 	  "java-4242/4243;nf_hook_slow;JavaCalls::call_helper;org/example/Foo:.bar 1000\n"
 	  "my_app-77/78;main+0x1f ;[libfoo.so.1];schedule 500\n"
 	  "my_app-77/79;main+0x1f  1\n" },
-	{ "--kernel", { .kernel = 1 },
+	{ "--kernel",
+	  { .kernel = 1 },
 	  "java;nf_hook_slow_[k];JavaCalls::call_helper;org/example/Foo:.bar 1000\n"
 	  "my_app;main+0x1f  1\n"
 	  "my_app;main+0x1f ;[libfoo.so.1];schedule_[k] 500\n" },
-	{ "--jit", { .jit = 1 },
+	{ "--jit",
+	  { .jit = 1 },
 	  "java;nf_hook_slow;JavaCalls::call_helper;org/example/Foo:.bar_[j] 1000\n"
 	  "my_app;main+0x1f  1\n"
 	  "my_app;main+0x1f ;[libfoo.so.1];schedule 500\n" },
-	{ "--all", { .kernel = 1, .jit = 1 },
+	{ "--all",
+	  { .kernel = 1, .jit = 1 },
 	  "java;nf_hook_slow_[k];JavaCalls::call_helper;org/example/Foo:.bar_[j] 1000\n"
 	  "my_app;main+0x1f  1\n"
 	  "my_app;main+0x1f ;[libfoo.so.1];schedule_[k] 500\n" },
-	{ "--addrs", { .addrs = 1 },
+	{ "--addrs",
+	  { .addrs = 1 },
 	  "java;nf_hook_slow;JavaCalls::call_helper;org/example/Foo:.bar 1000\n"
 	  "my_app;main+0x1f  1\n"
 	  "my_app;main+0x1f ;[libfoo.so.1 <55000000b000>];schedule 500\n" },
-	{ "--event-filter=page-faults", { .event = "page-faults" },
-	  "my_app;main 1\n" },
+	{ "--event-filter=page-faults", { .event = "page-faults" }, "my_app;main 1\n" },
 };
 
 /* Fold text with opts; the folded output, malloc'ed, or NULL on error. */
