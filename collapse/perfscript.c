@@ -382,6 +382,14 @@ static void strip_offset(struct span *func)
 		func->len = i - 3;
 }
 
+/* The first "->" in [p, end): memchr, as memmem's setup costs more than most frames take. */
+static const char *find_arrow(const char *p, const char *end)
+{
+	while ((p = memchr(p, '-', (size_t)(end - p))) && end - p >= 2 && p[1] != '>')
+		p++;
+	return p && end - p >= 2 ? p : NULL;
+}
+
 /*
  * split /->/: inlined frames, caller first, trailing empty fields dropped as Perl does.
  * Frames are pushed leaf first, so the frames of one line are reversed once added.
@@ -398,7 +406,7 @@ static int add_frames(struct parser *ps, struct span func, struct span pc, struc
 	if (p == end)
 		return 0;
 	while (!err) {
-		const char *arrow = memmem(p, (size_t)(end - p), "->", 2);
+		const char *arrow = find_arrow(p, end);
 		const char *stop = arrow ? arrow : end;
 
 		err = add_frame(ps, (struct span){ p, (size_t)(stop - p) }, pc, mod,
