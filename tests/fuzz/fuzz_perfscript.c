@@ -18,6 +18,8 @@ static void pick_opts(uint8_t b, struct perfscript_opts *o)
 	o->addrs = b & 16;
 	o->srcline = b & 32;
 	o->event = (b & 64) ? "cpu-clock" : NULL;
+	o->inlined = b & 128; /* reads the real files the input names, such as the seeds' libc */
+	o->context = b & 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
