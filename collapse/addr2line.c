@@ -203,9 +203,7 @@ static int prepend_frame(struct addr2line *a, const char *name, const char *file
 			   : sbuf_addf(&f, ":%s:?", file ? file : "??");
 	}
 	if (!err && a->out.len)
-		err = sbuf_addch(&f, ';');
-	if (!err)
-		err = sbuf_add(&f, a->out.buf, a->out.len);
+		err = sbuf_addch(&f, ';') ?: sbuf_add(&f, a->out.buf, a->out.len);
 	if (!err) {
 		sbuf_setlen(&a->out, 0);
 		err = sbuf_add(&a->out, f.buf, f.len);

@@ -75,3 +75,13 @@ TEST(stackbuf_holds_twenty_thousand_frames)
 	ASSERT_EQ_INT(len, 2 * 20000 - 1);
 	stackbuf_release(&sb);
 }
+
+TEST(sbuf_add_nothing_to_an_empty_buffer)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct sbuf empty = SBUF_INIT;
+
+	ASSERT_EQ_INT(sbuf_add(&sb, empty.buf, empty.len), 0);
+	ASSERT_EQ_STR(sb.buf, "");
+	sbuf_release(&sb);
+}
