@@ -130,7 +130,8 @@ TEST(input_reads_files_in_turn)
 
 TEST(input_names_the_file_it_cannot_open)
 {
-	char *paths[] = { "/nonexistent/ember" };
+	char missing[] = "/nonexistent/ember";
+	char *paths[] = { missing };
 	struct input in;
 	const char *bad = NULL;
 
