@@ -333,7 +333,9 @@ int collapse_main(int argc, char **argv)
 		return 1;
 	}
 	err = run(&c, &in);
-	if (err && err != -EINVAL)
+	if (err == -EOVERFLOW)
+		fprintf(stderr, "ember collapse: weights past 2^64 - 1 in total, nothing written\n");
+	else if (err && err != -EINVAL)
 		fprintf(stderr, "ember collapse: %s\n", strerror(-err));
 	input_close(&in);
 	return err ? 1 : 0;

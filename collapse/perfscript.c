@@ -47,9 +47,8 @@ static int parse_period(struct span d, uint64_t *period)
 	uint64_t v = 0;
 
 	for (size_t i = 0; i < d.len; i++) {
-		if (v > (UINT64_MAX - 9) / 10)
+		if (!text_add_digit(&v, d.p[i]))
 			return -EOVERFLOW;
-		v = v * 10 + (uint64_t)(d.p[i] - '0');
 	}
 	*period = d.len == 0 || span_eq(d, "0") ? 1 : v;
 	return 0;

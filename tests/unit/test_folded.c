@@ -224,3 +224,29 @@ TEST(filter_by_comm_pid_and_frame)
 	free(got);
 	folded_free(f);
 }
+
+/* Counts up to 2^64 - 1 are exact, the whole part of a fractional one too; past that, malformed. */
+TEST(counts_at_the_64_bit_edge)
+{
+	static const char text[] = "a 18446744073709551615\n"
+				   "b 18446744073709551616\n"
+				   "c 18446744073709551614.5\n";
+	struct folded *a = folded_new(), *c = folded_new();
+	struct folded_read_stats st;
+	FILE *in = textin_open(text, 23);
+	const struct folded_entry *e;
+
+	ASSERT_EQ_INT(folded_read(a, in, &st), 0);
+	fclose(in);
+	ASSERT_EQ_INT(st.ignored, 0);
+	ASSERT_TRUE(folded_total(a) == UINT64_MAX);
+	in = textin_open(text + 23, sizeof(text) - 1 - 23);
+	ASSERT_EQ_INT(folded_read(c, in, &st), 0);
+	fclose(in);
+	ASSERT_EQ_INT(st.ignored, 1);
+	e = folded_sorted(c);
+	ASSERT_TRUE(e && e[0].stack[0] == 'c' && e[0].weight == UINT64_MAX - 1);
+	ASSERT_NEAR(e[0].frac, 0.5, 0);
+	folded_free(a);
+	folded_free(c);
+}
