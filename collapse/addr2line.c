@@ -19,6 +19,7 @@
 
 struct a2l_dso {
 	char *path;
+	size_t len;
 	Dwfl *dwfl; /* NULL: the file could not be read */
 	Dwfl_Module *mod;
 	Elf *elf;
@@ -89,9 +90,9 @@ static struct a2l_dso *dso_get(struct addr2line *a, const char *path, size_t len
 	struct a2l_dso *d;
 
 	for (size_t i = 0; i < a->ndsos; i++)
-		if (!strncmp(a->dsos[i].path, path, len) && !a->dsos[i].path[len])
+		if (a->dsos[i].len == len && !memcmp(a->dsos[i].path, path, len))
 			return a->dsos[i].dwfl ? &a->dsos[i] : NULL;
-	if (a->ndsos == A2L_MAX_DSOS)
+	if (a->ndsos == A2L_MAX_DSOS || memchr(path, '\0', len))
 		return NULL;
 	if (!(a->ndsos & (a->ndsos + 1))) {
 		struct a2l_dso *n = realloc(a->dsos, (a->ndsos * 2 + 1) * sizeof(*n));
@@ -105,6 +106,7 @@ static struct a2l_dso *dso_get(struct addr2line *a, const char *path, size_t len
 	d->path = strndup(path, len);
 	if (!d->path)
 		return NULL;
+	d->len = len;
 	a->ndsos++;
 	d->dwfl = dwfl_begin(&a2l_callbacks);
 	if (d->dwfl)

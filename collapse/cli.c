@@ -334,7 +334,8 @@ int collapse_main(int argc, char **argv)
 	}
 	err = run(&c, &in);
 	if (err == -EOVERFLOW)
-		fprintf(stderr, "ember collapse: weights past 2^64 - 1 in total, nothing written\n");
+		fprintf(stderr,
+			"ember collapse: weights past 2^64 - 1 in total, nothing written\n");
 	else if (err && err != -EINVAL)
 		fprintf(stderr, "ember collapse: %s\n", strerror(-err));
 	input_close(&in);

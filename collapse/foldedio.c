@@ -119,8 +119,8 @@ static int add_line(struct folded *f, const char *line, size_t len, bool *ignore
 	if (c[0].frac == 0)
 		err = folded_add(f, line, stack_len, c[0].whole);
 	else
-		err = folded_add_entry(f, &(struct folded_entry){ line, stack_len, c[0].whole,
-								  c[0].frac });
+		err = folded_add_entry(
+			f, &(struct folded_entry){ line, stack_len, c[0].whole, c[0].frac });
 	return err;
 }
 

@@ -90,6 +90,11 @@ TEST(unknown_files_and_addresses_give_nothing)
 	ASSERT_EQ_INT(addr2line_frames(a, "zz", 2, "outer+0x1", 9, mod, strlen(mod), &out, &len),
 		      0);
 	ASSERT_TRUE(!out);
+	/* a path with a NUL byte names no file; nor does a known path's prefix (found by fuzzing) */
+	ASSERT_EQ_INT(addr2line_frames(a, "1", 1, "f+0x1", 5, "/bin\0x", 6, &out, &len), 0);
+	ASSERT_TRUE(!out);
+	ASSERT_EQ_INT(addr2line_frames(a, "2", 1, "f+0x1", 5, "/bin\0xyz", 8, &out, &len), 0);
+	ASSERT_TRUE(!out);
 	addr2line_free(a);
 	addr2line_free(NULL);
 }

@@ -250,3 +250,24 @@ TEST(counts_at_the_64_bit_edge)
 	folded_free(a);
 	folded_free(c);
 }
+
+TEST(write_by_weight_and_read_lines)
+{
+	static const char text[] = "a 1\nb 3\nc 2\n";
+	struct folded *f = folded_new();
+	struct lines lr;
+	FILE *in = textin_open(text, sizeof(text) - 1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ASSERT_TRUE(in && out && !lines_init(&lr, in));
+	ASSERT_EQ_INT(folded_read_lines(f, &lr, NULL), 0);
+	lines_release(&lr);
+	fclose(in);
+	ASSERT_EQ_INT(folded_write_by(f, out, FOLDED_BY_WEIGHT), 0);
+	fclose(out);
+	ASSERT_EQ_STR(buf, "b 3\nc 2\na 1\n");
+	free(buf);
+	folded_free(f);
+}
