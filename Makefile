@@ -138,7 +138,8 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 
 # Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
 FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c
-$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c) \
+		| $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I. -I$(OUTPUT) -D_GNU_SOURCE \
