@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <linux/types.h>
 
 #include "bpf/common.h"
@@ -13,13 +14,15 @@
 #include "daemon/config.h"
 
 /* names[i] is bit i of enum collector_mask. */
-static const char *const collector_names[] = { "oncpu", "offcpu", NULL };
+static const char *const collector_names[] = { "oncpu", "offcpu", "memory", NULL };
 static const char *const prefix_names[] = { "comm", "pid", "tid", NULL };
 /* Index i is the value of OFFCPU_THREADS_* (0: all). */
 static const char *const thread_names[] = { "all", "user", "kernel", NULL };
 
 static int parse_pids(struct config *c, const char *list, char *err, size_t errlen);
 static void format_pids(const struct config *c, char *buf, size_t len);
+static int parse_mem_lib(struct config *c, const char *val, char *err, size_t errlen);
+static void format_mem_lib(const struct config *c, char *buf, size_t len);
 static int parse_states(struct config *c, const char *list, char *err, size_t errlen);
 static void format_states(const struct config *c, char *buf, size_t len);
 
@@ -40,7 +43,7 @@ const struct config_option config_options[] = {
 	  .type = CONF_BOOL, .def = "false", .doc = "debug output, libbpf's included",
 	  FIELD(verbose) },
 	{ .flag = "output", .short_flag = 'o', .section = "output", .key = "directory",
-	  .type = CONF_STRING, .def = "profiles", .arg = "DIR",
+	  .type = CONF_STRING, .min = 1, .def = "profiles", .arg = "DIR",
 	  .doc = "where the archives are written", FIELD(output_dir) },
 	{ .flag = "stack-prefix", .section = "output", .key = "stack-prefix", .type = CONF_ENUM,
 	  .names = prefix_names, .def = "comm", .arg = "comm|pid|tid",
@@ -92,6 +95,7 @@ const struct config_section config_sections[] = {
 	{ "output", "Where and how the profiles are written." },
 	{ "symbols", "How addresses are named (changes take effect when emberd restarts)." },
 	{ "oncpu", "The on-CPU collector: perf_event sampling of every CPU, stacks counted in the kernel." },
+	{ "memory", "The memory collector: sampled allocations (alloc) and live bytes (live) from uprobes." },
 	{ "offcpu", "The off-CPU collector: time blocked, in microseconds, from sched_switch." },
 	{ NULL, NULL },
 };
@@ -225,7 +229,7 @@ static int set_value(struct config *c, const struct config_option *o, const char
 	case CONF_BOOL:
 		return parse_bool(val, field);
 	case CONF_STRING:
-		if (!*val || strlen(val) >= o->size)
+		if (strlen(val) < o->min || strlen(val) >= o->size)
 			return -EINVAL;
 		strcpy(field, val);
 		return 0;
@@ -250,6 +254,25 @@ static void format_pids(const struct config *c, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < c->npids && used < len; i++)
 		used += snprintf(buf + used, len - used, "%s%u", i ? "," : "", c->pids[i]);
+}
+
+static int parse_mem_lib(struct config *c, const char *val, char *err, size_t errlen)
+{
+	if (strlen(val) >= sizeof(c->mem_lib)) {
+		snprintf(err, errlen, "allocator library path too long");
+		return -EINVAL;
+	}
+	if (*val && access(val, R_OK)) {
+		snprintf(err, errlen, "cannot read allocator library '%s': %s", val, strerror(errno));
+		return -EINVAL;
+	}
+	strcpy(c->mem_lib, val);
+	return 0;
+}
+
+static void format_mem_lib(const struct config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", c->mem_lib);
 }
 
 static const struct {

@@ -44,6 +44,12 @@ struct config {
 	int raw_names;		 /* keep C++/Rust names mangled */
 	int inlines;		 /* inlined frames from DWARF */
 	int verbose;
+	/* memory collector */
+	uint64_t mem_sample;	 /* mean bytes between samples; 1: every allocation */
+	unsigned int mem_duty;	 /* percent of the time allocation probes are attached */
+	unsigned int mem_age;	 /* live allocations younger than this (s) are not suspects */
+	char mem_lib[4096];	 /* allocator library; "": the C library */
+	char mem_prefix[64];	 /* its symbol prefix ("je_") */
 };
 
 enum config_type {
