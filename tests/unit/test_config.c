@@ -167,7 +167,7 @@ TEST(bad_values_are_errors)
 	ASSERT_EQ_STR(err, "invalid pid '0'");
 	ASSERT_TRUE(parse(&c, "emberd -p ,") < 0);
 	ASSERT_TRUE(parse(&c, "emberd --collect oncpu,,gpu") < 0);
-	ASSERT_EQ_STR(err, "invalid value 'oncpu,,gpu' for --collect (oncpu, offcpu)");
+	ASSERT_EQ_STR(err, "invalid value 'oncpu,,gpu' for --collect (oncpu, offcpu, memory)");
 	ASSERT_TRUE(parse(&c, "emberd --stack-prefix thread") < 0);
 	ASSERT_TRUE(parse(&c, "emberd stray") < 0);
 	ASSERT_EQ_STR(err, "unexpected argument 'stray'");
