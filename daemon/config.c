@@ -282,7 +282,8 @@ static int parse_mem_lib(struct config *c, const char *val, char *err, size_t er
 		return -EINVAL;
 	}
 	if (*val && access(val, R_OK)) {
-		snprintf(err, errlen, "cannot read allocator library '%s': %s", val, strerror(errno));
+		snprintf(err, errlen, "cannot read '%s' for --mem-lib ([memory] library): %s", val,
+			 strerror(errno));
 		return -EINVAL;
 	}
 	strcpy(c->mem_lib, val);
