@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# t110 - emberd from a configuration file: SIGHUP applies a good file without losing the
+# t120 - emberd from a configuration file: SIGHUP applies a good file without losing the
 # window's samples, keeps the running configuration on a broken one; sd_notify messages.
 . "$(dirname "$0")/lib.sh"
 require_bpf
