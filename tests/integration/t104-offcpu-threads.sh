@@ -33,6 +33,8 @@ echo "blocked us: sleeper_a $a, reader_b $b, spinner_c $c"
 check "sleeper_a blocked 3 s +-10% in nanosleep (got $a us)" within "$a" 3000000 300000
 check "reader_b blocked 3 s +-10% in read on the pipe (got $b us)" within "$b" 3000000 300000
 check "spinner_c barely blocked (got $c us)" test "$c" -lt 100000
+others=$(cut -d';' -f1 "$T_TMP/off.folded" | sort -u | grep -cvE '^(offcpu_threads|sleeper_a|reader_b|writer_b|spinner_c)$')
+check "only the chosen process's threads (-p): $others others" test "$others" -eq 0
 wb=$(weight '^reader_b;.*;--;.*_pipe_write_\[k\];.*;writer_b ' "$T_TMP/off.folded")
 check "reader_b is woken by writer_b's pipe write, after a -- frame (got $wb us)" \
 	within "$wb" 3000000 300000
