@@ -14,6 +14,7 @@
 
 #include "collapse/sbuf.h"
 #include "daemon/archive.h"
+#include "render/flamegraph.h"
 
 int archive_mkdirs(const char *dir)
 {
@@ -113,6 +114,44 @@ static int write_profile(const char *dir, const char *stem, const char *kind, st
 	return atomic_commit(&af, gz_write_profile(af.fd, f));
 }
 
+/* The kind's flame graph beside its folded file, titled with kind, host and window. */
+static int write_svg(const char *dir, const char *stem, const char *kind, struct folded *f,
+		     time_t start, time_t end)
+{
+	char name[NAME_MAX], title[NAME_MAX + 128], host[256] = "", from[32], to[32];
+	struct atomic_file af;
+	struct fg_opts o;
+	struct tm tm;
+	FILE *out;
+	int err, fd;
+
+	fg_opts_init(&o);
+	fg_opts_for_kind(&o, kind);
+	gethostname(host, sizeof(host) - 1);
+	strftime(from, sizeof(from), "%Y-%m-%d %H:%M:%S", localtime_r(&start, &tm));
+	strftime(to, sizeof(to), "%H:%M:%S", localtime_r(&end, &tm));
+	snprintf(title, sizeof(title), "%s on %s, %s to %s", kind, host, from, to);
+	o.title = title;
+	snprintf(name, sizeof(name), "%s.%s.svg", stem, kind);
+	err = atomic_open(&af, dir, name);
+	if (err)
+		return err;
+	fd = dup(af.fd);
+	out = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!out) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return atomic_commit(&af, err);
+	}
+	err = flamegraph_write(f, &o, out);
+	if (err == -ENODATA) /* weights all zero: the SVG says so */
+		err = 0;
+	if (fclose(out) && !err)
+		err = -EIO;
+	return atomic_commit(&af, err);
+}
+
 static int write_meta(const struct config *cfg, const char *dir, const char *stem,
 		      const struct window *w, time_t end)
 {
@@ -177,6 +216,8 @@ int archive_write(const struct config *cfg, const struct window *w, time_t end, 
 		if (!folded_count(w->profiles[k]))
 			continue;
 		err = write_profile(dir, stem, profile_kind_names[k], w->profiles[k]);
+		if (!err)
+			err = write_svg(dir, stem, profile_kind_names[k], w->profiles[k], w->start, end);
 		if (err)
 			return err;
 		written++;

@@ -12,8 +12,9 @@
  * Write every non-empty profile of w, and the window's metadata, as
  * DIR/YYYY-MM-DD/HHMM.KIND.folded.gz and HHMM.meta.json (HHMMSS for windows
  * shorter than a minute), or for a snapshot as
- * DIR/snapshots/YYYY-MM-DDTHHMMSS.KIND.folded.gz. Each file appears whole or
- * not at all. Returns the number of profiles written, or -errno.
+ * DIR/snapshots/YYYY-MM-DDTHHMMSS.KIND.folded.gz, each with its flame graph
+ * beside it (KIND.svg). Each file appears whole or not at all. Returns the
+ * number of profiles written, or -errno.
  */
 int archive_write(const struct config *cfg, const struct window *w, time_t end, int snapshot);
 

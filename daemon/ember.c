@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "collapse/cli.h"
+#include "render/diff.h"
+#include "render/flamegraph.h"
 #include "render/pprof.h"
 
 struct subcommand {
@@ -14,6 +16,8 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "collapse", collapse_main, "fold perf script, bpftrace or SystemTap stacks" },
+	{ "diff", diff_main, "compare two folded profiles, as difffolded.pl" },
+	{ "flamegraph", flamegraph_main, "draw folded stacks as an interactive SVG flame graph" },
 	{ "pprof", pprof_main, "convert folded stacks to a pprof profile" },
 	{ NULL, NULL, NULL },
 };

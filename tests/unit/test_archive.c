@@ -50,6 +50,24 @@ static int count_hidden(const char *d)
 	return n;
 }
 
+/* The flame graph beside folded (".../HHMM.KIND.folded.gz") contains text. */
+static void svg_has(const char *folded, const char *text)
+{
+	char path[512], buf[65536];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s.svg", (int)(strlen(folded) - strlen(".folded.gz")),
+		 folded);
+	f = fopen(path, "r");
+	ASSERT_TRUE(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ASSERT_TRUE(strstr(buf, "</svg>"));
+	ASSERT_TRUE(strstr(buf, text));
+}
+
 TEST(window_written_sorted_and_gzipped)
 {
 	struct config c;
@@ -72,6 +90,8 @@ TEST(window_written_sorted_and_gzipped)
 	ASSERT_EQ_STR(buf, "a;b 5\nb;c 2\n");
 	ASSERT_EQ_INT(stat(path, &st), 0);
 	ASSERT_EQ_INT(st.st_mode & 0777, 0640);
+	svg_has(path, "<title>b (2 samples, 28.57%)</title>");
+	svg_has(path, ">oncpu on ");
 	*strrchr(path, '/') = '\0';
 	ASSERT_EQ_INT(count_hidden(path), 0);
 	ASSERT_EQ_INT(stat(path, &st), 0);
