@@ -46,6 +46,8 @@ static const char usage_text[] =
 	"      --with-tid          first frame is comm-PID/TID\n"
 	"      --cycles            sample hardware cycles instead of cpu-clock\n"
 	"      --idle              include the idle task (pid 0)\n"
+	"      --raw-names         keep C++ and Rust symbol names mangled (default: demangled)\n"
+	"      --inlines           add inlined functions from DWARF, as name_[i] frames\n"
 	"  -v, --verbose           debug output (libbpf's too)\n"
 	"      --help              this text\n"
 	"      --version           print the version\n"
@@ -189,7 +191,8 @@ int config_parse_states(const char *list, uint32_t *mask)
 }
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
-       OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER };
+       OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
+       OPT_RAW_NAMES, OPT_INLINES };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -206,6 +209,8 @@ static const struct option long_opts[] = {
 	{ "offcpu-state", required_argument, NULL, OPT_OFF_STATE },
 	{ "offcpu-threads", required_argument, NULL, OPT_OFF_THREADS },
 	{ "offcpu-waker", no_argument, NULL, OPT_OFF_WAKER },
+	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
+	{ "inlines", no_argument, NULL, OPT_INLINES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -274,6 +279,12 @@ static int parse_one(struct config *c, int opt, const char *arg)
 			goto bad;
 		c->offcpu_threads = !strcmp(arg, "user")     ? OFFCPU_THREADS_USER :
 				    !strcmp(arg, "kernel") ? OFFCPU_THREADS_KERNEL : 0;
+		return 0;
+	case OPT_RAW_NAMES:
+		c->raw_names = 1;
+		return 0;
+	case OPT_INLINES:
+		c->inlines = 1;
 		return 0;
 	case OPT_OFF_WAKER:
 		c->offcpu_waker = 1;

@@ -7,6 +7,7 @@
 
 #include "daemon/collector.h"
 #include "daemon/config.h"
+#include "daemon/symreport.h"
 
 #define EMBERD_MAX_COLLECTORS 4
 
@@ -17,6 +18,7 @@ struct emberd {
 	struct collector *collectors[EMBERD_MAX_COLLECTORS];
 	int ncollectors;
 	struct window *win;
+	struct symreport symrep;
 };
 
 /* Start the collectors the config asks for. Returns 0 or -errno (logged). */

@@ -87,6 +87,7 @@ static int write_window(struct emberd *d, time_t end, int snapshot)
 		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
 	if (snapshot)
 		return n < 0 ? n : 0;
+	symreport_window(&d->symrep, d->sym, d->win, end);
 	struct window *next = window_new(end);
 	if (!next)
 		return -ENOMEM;
