@@ -103,14 +103,17 @@ int kmaps_stack(int fd, __u32 id, uint64_t *ips)
 void kmaps_clear(int fd)
 {
 	__u32 key, next;
-	__u32 *prev = NULL;
+	int have = 0;
 
-	/* After a deleted key, stack maps go on from its index and hash maps from the start. */
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		bpf_map_delete_elem(fd, &next);
+	/* Delete each key once its successor is known: a walk from a deleted hash key restarts. */
+	while (bpf_map_get_next_key(fd, have ? &key : NULL, &next) == 0) {
+		if (have)
+			bpf_map_delete_elem(fd, &key);
 		key = next;
-		prev = &key;
+		have = 1;
 	}
+	if (have)
+		bpf_map_delete_elem(fd, &key);
 }
 
 void kmaps_stats(int fd, int nslots, uint64_t *seen, uint64_t *delta)

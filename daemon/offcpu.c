@@ -66,8 +66,6 @@ static int fold_key(void *arg, const void *key, uint64_t ns)
 	};
 	int err;
 
-	if (ns < 1000)
-		return 0; /* under a microsecond: nothing to write */
 	s.nu = kmaps_stack(d->stacks_fd, k->ustack_id, uips);
 	s.nk = kmaps_stack(d->kstacks_fd, k->kstack_id, kips);
 	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &s, &d->w->stats[KIND_OFFCPU],

@@ -15,11 +15,7 @@ STAT_SECS=${STAT_SECS:-10}
 TMP=$(mktemp -d /tmp/ember-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "bench-oncpu: needs root"; exit 0; }
-
-wait_line() { # wait_line FILE PATTERN
-	for _ in $(seq 1 200); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-	echo "bench-oncpu: '$2' never appeared in $1"; cat "$1"; return 1
-}
+. "$(dirname "$0")/lib.sh"
 
 start_tool() { # start_tool NAME: starts the profiler, sets TOOL_PID
 	case $1 in
@@ -41,8 +37,6 @@ stop_tool() {
 	kill -INT "$TOOL_PID"; wait "$TOOL_PID" 2>/dev/null
 	rm -rf "$TMP/out" "$TMP/perf.data"
 }
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "== on-CPU overhead: burn 2 threads x $ITER iterations, $HZ Hz, median of $RUNS runs"
 tools="none emberd perf bpftrace"
@@ -66,22 +60,11 @@ done
 # Exact cost: emberd and bpftrace attached at the same time to the same workload, ROUNDS
 # times STAT_SECS, started in alternating order (which program's timer fires first matters).
 ROUNDS=${ROUNDS:-12}
-prog_ids() { bpftool prog show 2>/dev/null | awk -F: '/^[0-9]+:/ { print $1 }' | sort; }
-prog_ns() { # prog_ns IDFILE: "run_time_ns run_cnt" summed over the sampling programs in IDFILE
-	local id
-	for id in $(cat "$1"); do bpftool prog show id "$id" | head -n 1; done |
-		awk '$2 == "perf_event" { for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t += $(i + 1); if ($i == "run_cnt") c += $(i + 1) } }
-			END { print t + 0, c + 0 }'
-}
 attach() { # attach TOOL: start it and list its programs in $TMP/ids.TOOL
 	prog_ids >"$TMP/ids0"
 	start_tool "$1"
 	eval "PID_$1=$TOOL_PID"
-	for _ in $(seq 1 100); do # bpftrace says "Attaching" before it loads its programs
-		prog_ids | comm -13 "$TMP/ids0" - >"$TMP/ids.$1"
-		[ -s "$TMP/ids.$1" ] && break
-		sleep 0.1
-	done
+	new_progs "$TMP/ids0" "$TMP/ids.$1"
 }
 sysctl -qw kernel.bpf_stats_enabled=1
 echo "== exact cost: both tools attached at once, $ROUNDS rounds of ${STAT_SECS} s (workload running; BPF stats on)"
@@ -91,7 +74,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	for t in $order; do attach "$t"; done
 	sleep "$STAT_SECS"
 	for t in emberd bpftrace; do
-		prog_ns "$TMP/ids.$t" | awk -v s="$STAT_SECS" '{ print $1 / 1e6 * 60 / s, $2 ? $1 / $2 / 1e3 : 0 }' >>"$TMP/bpf.$t"
+		prog_ns "$TMP/ids.$t" perf_event | awk -v s="$STAT_SECS" '{ print $1 / 1e6 * 60 / s, $2 ? $1 / $2 / 1e3 : 0 }' >>"$TMP/bpf.$t"
 	done
 	kill -INT "$PID_bpftrace" "$PID_emberd"; wait "$PID_bpftrace" "$PID_emberd" 2>/dev/null
 	order="${order#* } ${order%% *}"

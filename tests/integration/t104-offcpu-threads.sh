@@ -33,6 +33,8 @@ echo "blocked us: sleeper_a $a, reader_b $b, spinner_c $c"
 check "sleeper_a blocked 3 s +-10% in nanosleep (got $a us)" within "$a" 3000000 300000
 check "reader_b blocked 3 s +-10% in read on the pipe (got $b us)" within "$b" 3000000 300000
 check "spinner_c barely blocked (got $c us)" test "$c" -lt 100000
+others=$(cut -d';' -f1 "$T_TMP/off.folded" | sort -u | grep -cvE '^(offcpu_threads|sleeper_a|reader_b|writer_b|spinner_c)$')
+check "only the chosen process's threads (-p): $others others" test "$others" -eq 0
 wb=$(weight '^reader_b;.*;--;.*_pipe_write_\[k\];.*;writer_b ' "$T_TMP/off.folded")
 check "reader_b is woken by writer_b's pipe write, after a -- frame (got $wb us)" \
 	within "$wb" 3000000 300000
@@ -50,6 +52,22 @@ cpu=$(awk '/spinner_c cpu_us/ { print $3 }' "$T_TMP/w.txt")
 check "hot/cold: spinner_c warm, on-CPU $hc us vs its CPU time $cpu us +-15%" \
 	within "$hc" "$cpu" "$((cpu * 15 / 100))"
 check "hot/cold: spinner_c has no cold frames" test "$(grep -c '^spinner_c_\[o\]' "$T_TMP/hc.folded")" -eq 0
+
+# The hot/cold SVG: sleeper_a's frames blue with the mark stripped, spinner_c's warm.
+svg=$(find "$T_TMP/w" -name '*.hotcold.svg' | head -n 1)
+check "a hot/cold SVG and an off-CPU SVG (in us) were written" \
+	test -s "$svg" -a -n "$(find "$T_TMP/w" -name '*.offcpu.svg' -exec grep -l ' us, ' {} +)"
+# fill_of FRAME: the fill "r g b" of the widest rectangle of FRAME
+fill_of() {
+	grep -o "<title>$1 ([0-9,]* us[^<]*</title><rect [^>]*fill=\"rgb([0-9,]*)\"" "$svg" |
+		sed -E 's/.*\(([0-9,]*) us.*rgb\(([0-9]+),([0-9]+),([0-9]+)\).*/\1 \2 \3 \4/' | tr -d , |
+		sort -n | tail -n 1 | cut -d' ' -f2-
+}
+read -r r g b <<<"$(fill_of sleep_a)"
+check "hot/cold SVG: sleep_a is blue (rgb $r,$g,$b)" test "${b:-0}" -gt $((${r:-0} + 50))
+read -r r g b <<<"$(fill_of spin_c)"
+check "hot/cold SVG: spin_c is warm (rgb $r,$g,$b)" test "${r:-0}" -gt $((${b:-0} + 50))
+check "hot/cold SVG: the _[o] mark is not shown" test "$(grep -c '_\[o\]' "$svg")" -eq 0
 
 # A minimum of 20 ms hides the 10 ms sleeps but keeps the 30 ms reads.
 check "emberd exits 0 with --offcpu-min 20000" run_workload "$T_TMP/m" --offcpu-min 20000
