@@ -23,6 +23,9 @@ void config_init(struct config *c)
 	c->offcpu_min_us = 1000;
 	c->offcpu_states = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
 	c->prefix = PREFIX_COMM;
+	c->retain_days = 7;
+	c->retain_bytes = 1ull << 30;
+	strcpy(c->run_dir, "/run/ember");
 }
 
 static const char usage_text[] =
@@ -46,6 +49,13 @@ static const char usage_text[] =
 	"      --with-tid          first frame is comm-PID/TID\n"
 	"      --cycles            sample hardware cycles instead of cpu-clock\n"
 	"      --idle              include the idle task (pid 0)\n"
+	"      --retain-days N     delete archived windows older than N days (default 7, 0: never)\n"
+	"      --retain-size SIZE  delete the oldest windows past SIZE in all, e.g. 500M\n"
+	"                          (default 1G, 0: no limit)\n"
+	"      --no-pprof          write no pprof (.pb.gz) beside each folded.gz\n"
+	"      --run-dir DIR       control socket and pid file (default /run/ember)\n"
+	"      --metrics ADDR      serve Prometheus metrics on 127.0.0.1:PORT, [::1]:PORT or\n"
+	"                          unix:PATH (default off)\n"
 	"  -v, --verbose           debug output (libbpf's too)\n"
 	"      --help              this text\n"
 	"      --version           print the version\n"
@@ -189,7 +199,8 @@ int config_parse_states(const char *list, uint32_t *mask)
 }
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
-       OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER };
+       OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
+       OPT_RETAIN_DAYS, OPT_RETAIN_SIZE, OPT_NO_PPROF, OPT_RUN_DIR, OPT_METRICS };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -206,6 +217,11 @@ static const struct option long_opts[] = {
 	{ "offcpu-state", required_argument, NULL, OPT_OFF_STATE },
 	{ "offcpu-threads", required_argument, NULL, OPT_OFF_THREADS },
 	{ "offcpu-waker", no_argument, NULL, OPT_OFF_WAKER },
+	{ "retain-days", required_argument, NULL, OPT_RETAIN_DAYS },
+	{ "retain-size", required_argument, NULL, OPT_RETAIN_SIZE },
+	{ "no-pprof", no_argument, NULL, OPT_NO_PPROF },
+	{ "run-dir", required_argument, NULL, OPT_RUN_DIR },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -218,6 +234,72 @@ static const char *opt_name(int opt)
 		if (o->val == opt)
 			return o->name;
 	return "?";
+}
+
+int config_parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	const char *u;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end) {
+		u = strchr(units, *end);
+		if (!u || (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB")))
+			return -EINVAL;
+		for (long i = 0; i <= u - units; i++) {
+			if (v > UINT64_MAX / 1024)
+				return -EINVAL;
+			v *= 1024;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+static int copy_opt(char *dst, size_t size, const char *arg)
+{
+	if (!*arg || strlen(arg) >= size)
+		return -EINVAL;
+	strcpy(dst, arg);
+	return 0;
+}
+
+static int parse_archive_opt(struct config *c, int opt, const char *arg)
+{
+	unsigned long v;
+	int err = 0;
+
+	switch (opt) {
+	case OPT_RETAIN_DAYS:
+		err = parse_uint(arg, 0, 36500, &v);
+		if (!err)
+			c->retain_days = v;
+		break;
+	case OPT_RETAIN_SIZE:
+		err = config_parse_size(arg, &c->retain_bytes);
+		break;
+	case OPT_NO_PPROF:
+		c->no_pprof = 1;
+		return 0;
+	case OPT_RUN_DIR:
+		err = copy_opt(c->run_dir, sizeof(c->run_dir), arg);
+		break;
+	case OPT_METRICS:
+		err = copy_opt(c->metrics, sizeof(c->metrics), arg);
+		break;
+	default:
+		return -EINVAL; /* getopt already said what is wrong */
+	}
+	if (err)
+		fprintf(stderr, "emberd: invalid value '%s' for --%s\n", arg, opt_name(opt));
+	return err;
 }
 
 static int parse_one(struct config *c, int opt, const char *arg)
@@ -281,8 +363,9 @@ static int parse_one(struct config *c, int opt, const char *arg)
 	case 'v':
 		c->verbose++;
 		return 0;
+	default:
+		return parse_archive_opt(c, opt, arg);
 	}
-	return -EINVAL; /* getopt already said what is wrong */
 bad:
 	fprintf(stderr, "emberd: invalid value '%s' for --%s\n", arg, opt_name(opt));
 	return -EINVAL;

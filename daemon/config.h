@@ -38,6 +38,12 @@ struct config {
 	int offcpu_threads;	 /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
 	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
 	int verbose;
+	/* archive, control and self-metrics */
+	int no_pprof;		 /* no .pb.gz beside each folded.gz */
+	unsigned int retain_days; /* delete archives older than this; 0: never */
+	uint64_t retain_bytes;	 /* keep the archive below this size; 0: no limit */
+	char run_dir[256];	 /* control socket and pid file */
+	char metrics[256];	 /* Prometheus endpoint: "" off, HOST:PORT (loopback), unix:PATH */
 };
 
 void config_init(struct config *c);
@@ -47,6 +53,9 @@ void config_init(struct config *c);
  * the version (exit 0), or -EINVAL after printing one error line.
  */
 int config_parse_args(struct config *c, int argc, char **argv);
+
+/* Parse a size "512M", "1G", "4096" (K, M, G, T: powers of 1024). Returns 0 or -EINVAL. */
+int config_parse_size(const char *s, uint64_t *out);
 
 /* Parse "oncpu,offcpu" into a collector mask. Returns 0 or -EINVAL. */
 int config_parse_collect(const char *list, unsigned int *mask);

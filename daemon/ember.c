@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "collapse/cli.h"
+#include "daemon/control.h"
+#include "daemon/merge.h"
 #include "render/pprof.h"
 
 struct subcommand {
@@ -15,6 +17,9 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "collapse", collapse_main, "fold perf script, bpftrace or SystemTap stacks" },
 	{ "pprof", pprof_main, "convert folded stacks to a pprof profile" },
+	{ "merge", merge_main, "merge archived windows of a time range into one profile" },
+	{ "snapshot", control_main, "make the running emberd write a snapshot now" },
+	{ "status", control_main, "show what the running emberd collects and writes" },
 	{ NULL, NULL, NULL },
 };
 

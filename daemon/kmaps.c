@@ -41,8 +41,29 @@ __u32 kmaps_flip(volatile __u32 *active)
 	return idle;
 }
 
+static double peak_fill;
+
+double kmaps_peak_fill(void)
+{
+	double f = peak_fill;
+
+	peak_fill = 0;
+	return f;
+}
+
+static void note_fill(int fd, uint64_t entries)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries &&
+	    (double)entries / info.max_entries > peak_fill)
+		peak_fill = (double)entries / info.max_entries;
+}
+
 int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx)
 {
+	uint64_t entries = 0;
 	static __u64 vals[DRAIN_BATCH];
 	char *keys = malloc(key_size * DRAIN_BATCH);
 	__u32 batch = 0;
@@ -59,6 +80,7 @@ int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx)
 			err = -errno;
 			break;
 		}
+		entries += n;
 		for (__u32 i = 0; i < n && !err; i++)
 			err = fn(ctx, keys + i * key_size, vals[i]);
 		if (err || rc)
@@ -66,6 +88,7 @@ int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx)
 		in = &batch;
 	}
 	free(keys);
+	note_fill(fd, entries);
 	return err;
 }
 

@@ -26,6 +26,8 @@ typedef int (*kmaps_entry_fn)(void *ctx, const void *key, uint64_t value);
 
 /* Read and delete every entry of a hash map whose values are __u64. Returns 0 or -errno. */
 int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx);
+/* The fullest a drained map was (entries / max_entries) since the last call. */
+double kmaps_peak_fill(void);
 
 /*
  * Read a stack (addresses leaf first) by id from a map whose values are

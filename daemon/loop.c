@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include "daemon/archive.h"
+#include "daemon/control.h"
 #include "daemon/emberd.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 
 
-enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS };
+enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS, SRC_CONTROL, SRC_METRICS };
 
 struct loop {
 	int epfd, sigfd, timerfd;
@@ -71,19 +73,15 @@ static int drain_all(struct emberd *d)
 }
 
 /* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
-static int write_window(struct emberd *d, time_t end, int snapshot)
+static int write_window(struct emberd *d, time_t end, int snapshot, struct archive_result *res)
 {
 	unsigned int both = COLLECT_ONCPU | COLLECT_OFFCPU;
 	int n = (d->cfg.collect & both) == both ? window_hotcold(d->win, d->cfg.freq) : 0;
 
 	if (n)
 		log_err("cannot build the hot/cold profile: %s, ignoring", strerror(-n));
-	n = archive_write(&d->cfg, d->win, end, snapshot);
-
-	if (n < 0)
-		log_err("cannot write the %s to '%s': %s", snapshot ? "snapshot" : "window",
-			d->cfg.output_dir, strerror(-n));
-	else if (n > 0)
+	n = emberd_write(d, end, snapshot, res);
+	if (n > 0)
 		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
 	if (snapshot)
 		return n < 0 ? n : 0;
@@ -94,6 +92,12 @@ static int write_window(struct emberd *d, time_t end, int snapshot)
 	d->win = next;
 	symbolizer_end_window(d->sym);
 	return n < 0 ? n : 0;
+}
+
+int emberd_snapshot(struct emberd *d, struct archive_result *res)
+{
+	drain_all(d);
+	return write_window(d, now_sec(), 1, res);
 }
 
 static int on_timer(struct emberd *d, struct loop *l)
@@ -109,12 +113,13 @@ static int on_timer(struct emberd *d, struct loop *l)
 	drain_all(d);
 	err = 0;
 	if (now >= l->window_end) {
-		err = write_window(d, l->window_end, 0);
+		err = write_window(d, l->window_end, 0, NULL);
 		l->window_end = align_up(now, d->cfg.window_sec);
 		d->win->start = l->window_end - d->cfg.window_sec;
 	}
 	l->next_tick = align_up(now, drain_period(&d->cfg));
-	return err ? err : arm_timer(l);
+	/* A window that could not be written is counted: ticks go on. */
+	return arm_timer(l) ?: err;
 }
 
 /* Returns 1 when the daemon must stop. */
@@ -127,8 +132,7 @@ static int on_signal(struct emberd *d, struct loop *l)
 	switch (si.ssi_signo) {
 	case SIGUSR1:
 		log_info("SIGUSR1: writing a snapshot");
-		drain_all(d);
-		write_window(d, now_sec(), 1);
+		emberd_snapshot(d, NULL);
 		return 0;
 	case SIGHUP:
 		log_info("SIGHUP: no configuration file to reload, ignoring");
@@ -165,6 +169,12 @@ static int loop_init(struct emberd *d, struct loop *l)
 		return -errno;
 	ev.data.u32 = SRC_PROCS;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, procs_fd(d->procs), &ev))
+		return -errno;
+	ev.data.u32 = SRC_CONTROL;
+	if (d->control && epoll_ctl(l->epfd, EPOLL_CTL_ADD, control_fd(d->control), &ev))
+		return -errno;
+	ev.data.u32 = SRC_METRICS;
+	if (d->metrics && epoll_ctl(l->epfd, EPOLL_CTL_ADD, metrics_fd(d->metrics), &ev))
 		return -errno;
 	l->window_end = align_up(now, d->cfg.window_sec);
 	d->win->start = l->window_end - d->cfg.window_sec;
@@ -207,6 +217,10 @@ int emberd_loop(struct emberd *d)
 				stop = on_signal(d, &l);
 			else if (evs[i].data.u32 == SRC_TIMER)
 				err = on_timer(d, &l);
+			else if (evs[i].data.u32 == SRC_CONTROL)
+				control_serve(d->control, d);
+			else if (evs[i].data.u32 == SRC_METRICS)
+				metrics_serve(d->metrics, d);
 			else
 				procs_consume(d->procs);
 		}
@@ -217,7 +231,7 @@ int emberd_loop(struct emberd *d)
 	procs_consume(d->procs);
 	drain_all(d);
 	drain_all(d);
-	err = write_window(d, now_sec(), 0);
+	err = write_window(d, now_sec(), 0, NULL);
 cleanup:
 	loop_release(&l);
 	return err;

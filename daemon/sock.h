@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* sock.h - the small sockets emberd serves and ember talks to: Unix and loopback TCP */
+#ifndef EMBER_SOCK_H
+#define EMBER_SOCK_H
+
+#include <stddef.h>
+
+#include "collapse/sbuf.h"
+
+/* Listen on a Unix socket at path (a stale one is replaced), mode applied. Returns fd or -errno. */
+int sock_listen_unix(const char *path, unsigned int mode);
+
+/*
+ * Listen on "HOST:PORT" (HOST a loopback address: 127.x.x.x, [::1] or localhost) or
+ * "unix:PATH". Returns fd, -EINVAL for a malformed address, -EACCES for one not on
+ * loopback, or -errno.
+ */
+int sock_listen_addr(const char *addr);
+
+/* Connect to a Unix socket. Returns fd or -errno. */
+int sock_connect_unix(const char *path);
+
+/* Accept one client with send and receive timeouts of ms. Returns fd or -errno. */
+int sock_accept(int lfd, int ms);
+
+/* Read until end of stream, a newline (stop_at_eol), the timeout or max bytes. Returns 0 or -errno. */
+int sock_read(int fd, struct sbuf *out, size_t max, int stop_at_eol);
+
+/* Write all of buf. Returns 0 or -errno. */
+int sock_write_all(int fd, const void *buf, size_t len);
+
+#endif
