@@ -140,7 +140,7 @@ void control_serve(struct control *c, struct emberd *d)
 
 	if (fd < 0)
 		return;
-	if (sock_read(fd, &in, 256, 1) || !in.len)
+	if (sock_read(fd, &in, 256, "\n") || !in.len)
 		goto cleanup;
 	in.len = strcspn(in.buf, "\r\n");
 	if (in.len == 8 && !strncmp(in.buf, "snapshot", 8))

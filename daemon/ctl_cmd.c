@@ -66,7 +66,7 @@ static int ask(const char *run_dir, const char *cmd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	err = sock_write_all(fd, cmd, strlen(cmd));
 	err = err ?: sock_write_all(fd, "\n", 1);
-	err = err ?: sock_read(fd, &reply, 1 << 20, 0);
+	err = err ?: sock_read(fd, &reply, 1 << 20, NULL);
 	close(fd);
 	if (err || !reply.len) {
 		fprintf(stderr, "ember: emberd did not answer '%s' on '%s': %s\n", cmd, sock,

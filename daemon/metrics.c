@@ -74,8 +74,8 @@ void metrics_serve(struct metrics *m, const struct emberd *d)
 
 	if (fd < 0)
 		return;
-	/* The request line is all that matters; headers are not waited for. */
-	if (sock_read(fd, &req, 4096, 1) || !req.len)
+	/* Read the headers too: closing on unread data would reset the connection. */
+	if (sock_read(fd, &req, 8192, "\r\n\r\n") || !req.len)
 		goto cleanup;
 	if (!strncmp(req.buf, "GET /metrics ", 13) || !strncmp(req.buf, "GET /metrics?", 13)) {
 		if (report_metrics(d, &body))

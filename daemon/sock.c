@@ -148,7 +148,7 @@ int sock_accept(int lfd, int ms)
 	return fd;
 }
 
-int sock_read(int fd, struct sbuf *out, size_t max, int stop_at_eol)
+int sock_read(int fd, struct sbuf *out, size_t max, const char *stop)
 {
 	char buf[1024];
 
@@ -163,7 +163,7 @@ int sock_read(int fd, struct sbuf *out, size_t max, int stop_at_eol)
 			return 0;
 		if (sbuf_add(out, buf, (size_t)n))
 			return -ENOMEM;
-		if (stop_at_eol && memchr(buf, '\n', (size_t)n))
+		if (stop && strstr(out->buf, stop))
 			return 0;
 	}
 	return 0;

@@ -23,8 +23,8 @@ int sock_connect_unix(const char *path);
 /* Accept one client with send and receive timeouts of ms. Returns fd or -errno. */
 int sock_accept(int lfd, int ms);
 
-/* Read until end of stream, a newline (stop_at_eol), the timeout or max bytes. Returns 0 or -errno. */
-int sock_read(int fd, struct sbuf *out, size_t max, int stop_at_eol);
+/* Read until end of stream, the string stop (if not NULL), the timeout or max bytes. Returns 0 or -errno. */
+int sock_read(int fd, struct sbuf *out, size_t max, const char *stop);
 
 /* Write all of buf. Returns 0 or -errno. */
 int sock_write_all(int fd, const void *buf, size_t len);
