@@ -92,7 +92,7 @@ $(OUTPUT)/collapse/%.o: collapse/%.c $(wildcard collapse/*.h) | $(OUTPUT)/collap
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h collapse/*.h) | $(OUTPUT)/render
+$(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h render/*.js collapse/*.h) | $(OUTPUT)/render
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 

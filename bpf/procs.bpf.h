@@ -17,7 +17,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 1024 * 1024);
 } procs_events SEC(".maps");
 
 static __always_inline void procs_emit(__u32 type, __u32 pid)
@@ -31,12 +31,21 @@ static __always_inline void procs_emit(__u32 type, __u32 pid)
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* Report pid the first time it is seen. */
+#define PROCS_PF_EXITING 0x00000004
+
+/*
+ * Report pid the first time it is seen. A task past its exit tracepoint is not
+ * new: its process was reported, and its mappings sent, already.
+ */
 static __always_inline void procs_note(__u32 pid)
 {
+	struct task_struct *task;
 	__u8 one = 1;
 
 	if (bpf_map_lookup_elem(&procs_seen, &pid))
+		return;
+	task = (struct task_struct *)bpf_get_current_task_btf();
+	if ((bpf_get_current_pid_tgid() >> 32) == pid && (task->flags & PROCS_PF_EXITING))
 		return;
 	if (bpf_map_update_elem(&procs_seen, &pid, &one, BPF_NOEXIST) == 0)
 		procs_emit(EMBER_PROC_NEW, pid);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collapse/input.h"
+#include "collapse/zfile.h"
 
 static FILE *next_file(void *ctx)
 {
@@ -24,7 +25,7 @@ int input_open(struct input *in, char **paths, int npaths, const char **bad)
 	if (npaths == 0)
 		in->files[in->nfiles++] = stdin;
 	for (int i = 0; i < npaths; i++) {
-		in->files[i] = strcmp(paths[i], "-") ? fopen(paths[i], "r") : stdin;
+		in->files[i] = strcmp(paths[i], "-") ? zfile_open(paths[i]) : stdin;
 		if (!in->files[i]) {
 			err = -errno;
 			*bad = paths[i];

@@ -15,6 +15,7 @@
 
 #include "collapse/sbuf.h"
 #include "daemon/archive.h"
+#include "render/flamegraph.h"
 #include "render/pprof.h"
 
 int archive_mkdirs(const char *dir)
@@ -108,7 +109,7 @@ static int gz_write_profile(int fd, struct folded *f)
 struct archive_txn {
 	const struct config *cfg;
 	const char *dir, *stem;
-	char done[KIND_MAX * 2 + 1][PATH_MAX];
+	char done[KIND_MAX * 3 + 1][PATH_MAX];
 	int ndone;
 	uint64_t bytes;
 };
@@ -181,6 +182,54 @@ static int write_pprof(struct archive_txn *t, const char *kind, struct folded *f
 	if (err)
 		return err;
 	return txn_commit(t, &af, pprof_to_fd(af.fd, f, &o));
+}
+
+/* The kind's flame graph beside its folded file, titled with kind, host and window. */
+static int svg_to_fd(int fd, struct folded *f, const char *kind, time_t start, time_t end)
+{
+	char title[NAME_MAX + 128], host[256] = "", from[32], to[32];
+	struct fg_opts o;
+	struct tm tm;
+	FILE *out;
+	int err, dupfd = dup(fd);
+
+	out = dupfd < 0 ? NULL : fdopen(dupfd, "w");
+	if (!out) {
+		err = -errno;
+		if (dupfd >= 0)
+			close(dupfd);
+		return err;
+	}
+	fg_opts_init(&o);
+	fg_opts_for_kind(&o, kind);
+	gethostname(host, sizeof(host) - 1);
+	strftime(from, sizeof(from), "%Y-%m-%d %H:%M:%S", localtime_r(&start, &tm));
+	strftime(to, sizeof(to), "%H:%M:%S", localtime_r(&end, &tm));
+	snprintf(title, sizeof(title), "%s on %s, %s to %s", kind, host, from, to);
+	o.title = title;
+	errno = 0;
+	err = flamegraph_write(f, &o, out);
+	if (err == -ENODATA) /* weights all zero: the SVG says so */
+		err = 0;
+	if (fclose(out) && !err)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+static int write_svg(struct archive_txn *t, const char *kind, struct folded *f, time_t start,
+		     time_t end)
+{
+	struct atomic_file af;
+	char name[NAME_MAX];
+	int err;
+
+	if (t->cfg->no_svg)
+		return 0;
+	snprintf(name, sizeof(name), "%s.%s.svg", t->stem, kind);
+	err = atomic_open(&af, t->dir, name);
+	if (err)
+		return err;
+	return txn_commit(t, &af, svg_to_fd(af.fd, f, kind, start, end));
 }
 
 static void iso_time(char *buf, size_t size, time_t t)
@@ -328,6 +377,8 @@ static int write_profiles(struct archive_txn *t, const struct window *w, time_t 
 		if (!folded_count(w->profiles[k]))
 			continue;
 		err = write_folded(t, profile_kind_names[k], w->profiles[k]);
+		if (!err)
+			err = write_svg(t, profile_kind_names[k], w->profiles[k], w->start, end);
 		if (!err)
 			err = write_pprof(t, profile_kind_names[k], w->profiles[k], w->start, end);
 		written++;

@@ -27,8 +27,9 @@ struct archive_result {
 };
 
 /*
- * Write every non-empty profile of w as DIR/YYYY-MM-DD/HHMM.KIND.folded.gz
- * (and .pb.gz unless cfg->no_pprof), then the window's metadata HHMM.meta.json
+ * Write every non-empty profile of w as DIR/YYYY-MM-DD/HHMM.KIND.folded.gz,
+ * its flame graph KIND.svg (unless cfg->no_svg) and KIND.pb.gz (unless
+ * cfg->no_pprof), then the window's metadata HHMM.meta.json
  * (HHMMSS for windows shorter than a minute), or for a snapshot under
  * DIR/snapshots/YYYY-MM-DDTHHMMSS. A stem already used gets "-2", "-3"...
  * Each file appears whole or not at all, and a window that cannot be written

@@ -53,6 +53,7 @@ static const char usage_text[] =
 	"      --retain-size SIZE  delete the oldest windows past SIZE in all, e.g. 500M\n"
 	"                          (default 1G, 0: no limit)\n"
 	"      --no-pprof          write no pprof (.pb.gz) beside each folded.gz\n"
+	"      --no-svg            write no flame graph (.svg) beside each folded.gz\n"
 	"      --run-dir DIR       control socket and pid file (default /run/ember)\n"
 	"      --metrics ADDR      serve Prometheus metrics on 127.0.0.1:PORT, [::1]:PORT or\n"
 	"                          unix:PATH (default off)\n"
@@ -200,7 +201,7 @@ int config_parse_states(const char *list, uint32_t *mask)
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
        OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
-       OPT_RETAIN_DAYS, OPT_RETAIN_SIZE, OPT_NO_PPROF, OPT_RUN_DIR, OPT_METRICS };
+       OPT_RETAIN_DAYS, OPT_RETAIN_SIZE, OPT_NO_PPROF, OPT_NO_SVG, OPT_RUN_DIR, OPT_METRICS };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -220,6 +221,7 @@ static const struct option long_opts[] = {
 	{ "retain-days", required_argument, NULL, OPT_RETAIN_DAYS },
 	{ "retain-size", required_argument, NULL, OPT_RETAIN_SIZE },
 	{ "no-pprof", no_argument, NULL, OPT_NO_PPROF },
+	{ "no-svg", no_argument, NULL, OPT_NO_SVG },
 	{ "run-dir", required_argument, NULL, OPT_RUN_DIR },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -287,6 +289,9 @@ static int parse_archive_opt(struct config *c, int opt, const char *arg)
 		break;
 	case OPT_NO_PPROF:
 		c->no_pprof = 1;
+		return 0;
+	case OPT_NO_SVG:
+		c->no_svg = 1;
 		return 0;
 	case OPT_RUN_DIR:
 		err = copy_opt(c->run_dir, sizeof(c->run_dir), arg);

@@ -40,6 +40,7 @@ struct config {
 	int verbose;
 	/* archive, control and self-metrics */
 	int no_pprof;		 /* no .pb.gz beside each folded.gz */
+	int no_svg;		 /* no flame graph (.svg) beside each folded.gz */
 	unsigned int retain_days; /* delete archives older than this; 0: never */
 	uint64_t retain_bytes;	 /* keep the archive below this size; 0: no limit */
 	char run_dir[256];	 /* control socket and pid file */

@@ -215,6 +215,21 @@ int dsocache_get(struct dsocache *c, int fd, const char *path, struct dso **out)
 	return 0;
 }
 
+struct dso *dsocache_find(struct dsocache *c, const struct dso_key *k)
+{
+	struct dso *d = dsocache_lookup(c, k);
+
+	if (d)
+		dsocache_ref(c, d);
+	return d;
+}
+
+void dsocache_hold(struct dsocache *c, struct dso *d)
+{
+	if (d && d != c->vdso)
+		dsocache_ref(c, d);
+}
+
 void dsocache_put(struct dsocache *c, struct dso *d)
 {
 	if (!d || d == c->vdso || --d->refs > 0)

@@ -50,6 +50,10 @@ void dsocache_free(struct dsocache *c);
  * it are written name+0xOFFSET. Returns 0 or -errno (out of memory, fstat).
  */
 int dsocache_get(struct dsocache *c, int fd, const char *path, struct dso **out);
+/* The file of identity k, with a reference taken, or NULL when it was never read. */
+struct dso *dsocache_find(struct dsocache *c, const struct dso_key *k);
+/* One more reference to d, which the caller holds already. */
+void dsocache_hold(struct dsocache *c, struct dso *d);
 /* The vDSO of the running kernel (read from our own process), or NULL. */
 struct dso *dsocache_vdso(struct dsocache *c);
 void dsocache_put(struct dsocache *c, struct dso *d);

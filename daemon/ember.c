@@ -6,6 +6,8 @@
 #include "collapse/cli.h"
 #include "daemon/control.h"
 #include "daemon/merge.h"
+#include "render/diff.h"
+#include "render/flamegraph.h"
 #include "render/pprof.h"
 
 struct subcommand {
@@ -16,6 +18,8 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "collapse", collapse_main, "fold perf script, bpftrace or SystemTap stacks" },
+	{ "diff", diff_main, "compare two folded profiles, as difffolded.pl" },
+	{ "flamegraph", flamegraph_main, "draw folded stacks as an interactive SVG flame graph" },
 	{ "pprof", pprof_main, "convert folded stacks to a pprof profile" },
 	{ "merge", merge_main, "merge archived windows of a time range into one profile" },
 	{ "snapshot", control_main, "make the running emberd write a snapshot now" },

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* procs.c - process life cycle events: tell the symbolizer when to read maps and forget */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -15,7 +17,36 @@ struct procs {
 	struct procs_bpf *skel;
 	struct ring_buffer *rb;
 	struct symbolizer *sym;
+	struct symbolizer_vma vmas[EMBER_PROC_MAX_VMAS];
 };
+
+static const enum procmap_kind vma_kinds[] = {
+	[EMBER_VMA_FILE] = PROCMAP_FILE,
+	[EMBER_VMA_ANON] = PROCMAP_ANON,
+	[EMBER_VMA_VDSO] = PROCMAP_VDSO,
+};
+
+/* The last thread exited: its mappings came along, read before the kernel freed them. */
+static void on_exit_event(struct procs *p, const struct ember_proc_exit *e, size_t size)
+{
+	size_t n = e->nvmas;
+
+	if (size < offsetof(struct ember_proc_exit, vmas) + n * sizeof(e->vmas[0]) ||
+	    n > EMBER_PROC_MAX_VMAS)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ember_vma *v = &e->vmas[i];
+
+		p->vmas[i] = (struct symbolizer_vma){
+			.start = v->start, .end = v->end, .pgoff = v->pgoff,
+			.dev = makedev(v->dev >> 20, v->dev & 0xfffff), .ino = v->ino,
+			.size = v->size, .mtime_ns = v->mtime_ns,
+			.kind = v->kind <= EMBER_VMA_VDSO ? vma_kinds[v->kind] : PROCMAP_OTHER,
+		};
+	}
+	if (symbolizer_note_exit_maps(p->sym, e->hdr.pid, p->vmas, (int)n))
+		symbolizer_note_exit(p->sym, e->hdr.pid);
+}
 
 static int on_event(void *ctx, void *data, size_t size)
 {
@@ -32,10 +63,21 @@ static int on_event(void *ctx, void *data, size_t size)
 		symbolizer_note_exec(p->sym, e->pid);
 		break;
 	case EMBER_PROC_EXIT:
-		symbolizer_note_exit(p->sym, e->pid);
+		if (size >= offsetof(struct ember_proc_exit, vmas))
+			on_exit_event(p, data, size);
+		else
+			symbolizer_note_exit(p->sym, e->pid);
 		break;
 	}
 	return 0;
+}
+
+/* The symbolizer found a process gone: its exit record may still be in the ring. */
+static void procs_sync(void *ctx)
+{
+	struct procs *p = ctx;
+
+	ring_buffer__consume(p->rb);
 }
 
 struct procs *procs_new(struct symbolizer *sym)
@@ -63,6 +105,7 @@ struct procs *procs_new(struct symbolizer *sym)
 		log_err("cannot open the process ring buffer: %s", strerror(-err));
 		goto cleanup;
 	}
+	symbolizer_set_sync(sym, procs_sync, p);
 	return p;
 cleanup:
 	procs_free(p);
@@ -74,6 +117,8 @@ void procs_free(struct procs *p)
 {
 	if (!p)
 		return;
+	if (p->rb)
+		symbolizer_set_sync(p->sym, NULL, NULL);
 	ring_buffer__free(p->rb);
 	procs_bpf__destroy(p->skel);
 	free(p);

@@ -45,7 +45,9 @@ struct symbolizer {
 	struct htab procs;
 	struct lru proc_lru;
 	struct proc *last;
-	uint64_t window, frames, named, maps_reads;
+	uint64_t window, frames, named, maps_reads, exit_maps;
+	void (*sync)(void *ctx);
+	void *sync_ctx;
 };
 
 static uint64_t sym_now_ns(void)
@@ -228,29 +230,58 @@ static struct proc *proc_lookup(struct symbolizer *s, uint32_t pid)
 	return NULL;
 }
 
+static void proc_mark_exited(struct symbolizer *s, struct proc *p)
+{
+	if (!p->exited) {
+		p->exited = 1;
+		p->exit_window = s->window;
+	}
+}
+
+/* A new entry without maps, or NULL. */
+static struct proc *proc_insert(struct symbolizer *s, uint32_t pid)
+{
+	struct proc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (htab_insert(&s->procs, &p->node, htab_hash_u64(pid))) {
+		free(p);
+		return NULL;
+	}
+	lru_init(&p->lru);
+	lru_push_front(&s->proc_lru, &p->lru);
+	return s->last = p;
+}
+
 /* A new entry whose maps are read now; a process already gone is remembered as such. */
 static int proc_create(struct symbolizer *s, uint32_t pid, struct proc **out)
 {
-	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *p = proc_insert(s, pid);
 	int err;
 
 	if (!p)
 		return -ENOMEM;
-	p->pid = pid;
-	if (htab_insert(&s->procs, &p->node, htab_hash_u64(pid))) {
-		free(p);
-		return -ENOMEM;
-	}
-	lru_init(&p->lru);
-	lru_push_front(&s->proc_lru, &p->lru);
 	err = proc_read_maps(s, p);
-	if (err && err != -ENOMEM) {
-		p->exited = 1;
-		p->exit_window = s->window;
-	}
-	s->last = p;
+	if (err && err != -ENOMEM)
+		proc_mark_exited(s, p);
 	*out = p;
 	return err;
+}
+
+/* The entry of a process that was found gone: its exit record may be pending. */
+static int proc_sync_gone(struct symbolizer *s, uint32_t pid, struct proc **out)
+{
+	struct proc *p;
+
+	if (s->sync)
+		s->sync(s->sync_ctx);
+	p = proc_lookup(s, pid);
+	if (!p)
+		return proc_create(s, pid, out) == -ENOMEM ? -ENOMEM : 0;
+	*out = p;
+	return 0;
 }
 
 static int proc_get(struct symbolizer *s, uint32_t pid, struct proc **out)
@@ -259,12 +290,22 @@ static int proc_get(struct symbolizer *s, uint32_t pid, struct proc **out)
 	int err;
 
 	if (!p) {
-		err = proc_create(s, pid, out);
-		return err == -ENOMEM ? err : 0;
+		err = proc_create(s, pid, &p);
+	} else if (p->stale && !p->exited) {
+		err = proc_read_maps(s, p);
+		if (err && err != -ENOMEM) {
+			/* The maps from before exec would give wrong names. */
+			proc_release_maps(s, p);
+			proc_mark_exited(s, p);
+		}
+	} else {
+		err = 0;
 	}
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return proc_sync_gone(s, pid, out);
 	lru_touch(&s->proc_lru, &p->lru);
-	if (p->stale && !p->exited && proc_read_maps(s, p) == -ENOMEM)
-		return -ENOMEM;
 	*out = p;
 	return 0;
 }
@@ -348,6 +389,8 @@ static int frame_dso(struct symbolizer *s, struct dso *d, const struct procmap *
 	long idx;
 	int err;
 
+	if (!label)
+		return frame_unknown(out);
 	if (!d && strrchr(label, '/'))
 		label = strrchr(label, '/') + 1;
 	if (!es || elfsyms_off_to_vaddr(es, off, &vaddr))
@@ -461,16 +504,32 @@ int symbolizer_append_stack(struct symbolizer *s, uint32_t pid, const uint64_t *
 	return count;
 }
 
+/* Whether pid names a live process with mappings (a zombie has none). */
+static int proc_alive(uint32_t pid)
+{
+	struct procmap *maps;
+	int n = procmaps_read(pid, &maps);
+
+	if (n < 0)
+		return 0;
+	procmaps_free(maps, n);
+	return n > 0;
+}
+
 int symbolizer_note_pid(struct symbolizer *s, uint32_t pid)
 {
 	struct proc *p = proc_lookup(s, pid);
 
 	if (p && !p->exited && !p->stale)
 		return 0;
-	if (p && p->exited)
-		proc_drop(s, p); /* the pid was reused */
-	else if (p)
+	if (p && p->exited) {
+		/* A reused pid, or a late report of the exited process: keep what it left. */
+		if (!proc_alive(pid))
+			return -ESRCH;
+		proc_drop(s, p);
+	} else if (p) {
 		return proc_read_maps(s, p);
+	}
 	return proc_create(s, pid, &p);
 }
 
@@ -486,10 +545,85 @@ void symbolizer_note_exit(struct symbolizer *s, uint32_t pid)
 {
 	struct proc *p = proc_lookup(s, pid);
 
-	if (p && !p->exited) {
-		p->exited = 1;
-		p->exit_window = s->window;
+	if (p)
+		proc_mark_exited(s, p);
+}
+
+/* The file of an exit-time mapping: read before by identity, else as this process had it. */
+static struct dso *proc_exit_dso(struct symbolizer *s, const struct proc *p,
+				 const struct symbolizer_vma *v, struct procmap *m)
+{
+	struct dso_key k = { v->dev, v->ino, v->size, v->mtime_ns };
+	struct dso *d = dsocache_find(s->dsos, &k);
+
+	for (int i = 0; i < p->nmaps; i++) {
+		const struct procmap *old = &p->maps[i];
+
+		if (old->kind != PROCMAP_FILE || (uint64_t)old->dev != v->dev || old->ino != v->ino)
+			continue;
+		m->path = old->path ? strdup(old->path) : NULL;
+		if (!d && p->dsos[i]) {
+			d = p->dsos[i];
+			dsocache_hold(s->dsos, d);
+		}
+		break;
 	}
+	return d;
+}
+
+static int proc_set_exit_maps(struct symbolizer *s, struct proc *p, const struct symbolizer_vma *v,
+			      int n)
+{
+	struct procmap *maps = calloc((size_t)n, sizeof(*maps));
+	struct dso **dsos = calloc((size_t)n, sizeof(*dsos));
+
+	if (!maps || !dsos) {
+		free(maps);
+		free(dsos);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		maps[i] = (struct procmap){ .start = v[i].start, .end = v[i].end,
+					    .pgoff = v[i].pgoff, .dev = (dev_t)v[i].dev,
+					    .ino = v[i].ino, .kind = v[i].kind };
+		if (v[i].kind == PROCMAP_VDSO)
+			dsos[i] = dsocache_vdso(s->dsos);
+		else if (v[i].kind == PROCMAP_FILE)
+			dsos[i] = proc_exit_dso(s, p, &v[i], &maps[i]);
+	}
+	proc_release_maps(s, p);
+	p->maps = maps;
+	p->dsos = dsos;
+	p->nmaps = n;
+	p->stale = 0;
+	s->exit_maps++;
+	return 0;
+}
+
+int symbolizer_note_exit_maps(struct symbolizer *s, uint32_t pid, const struct symbolizer_vma *v,
+			      int n)
+{
+	struct proc *p = proc_lookup(s, pid);
+	int err;
+
+	for (int i = 0; i < n; i++)
+		if (v[i].end <= v[i].start || (i && v[i].start < v[i - 1].end))
+			return -EINVAL;
+	if (!n) {
+		symbolizer_note_exit(s, pid);
+		return 0;
+	}
+	if (!p && !(p = proc_insert(s, pid)))
+		return -ENOMEM;
+	err = proc_set_exit_maps(s, p, v, n);
+	proc_mark_exited(s, p);
+	return err;
+}
+
+void symbolizer_set_sync(struct symbolizer *s, void (*sync)(void *ctx), void *ctx)
+{
+	s->sync = sync;
+	s->sync_ctx = ctx;
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "collapse/sbuf.h"
+#include "daemon/procmaps.h"
 
 struct symbolizer;
 
@@ -59,6 +60,29 @@ int symbolizer_note_pid(struct symbolizer *s, uint32_t pid);
 void symbolizer_note_exec(struct symbolizer *s, uint32_t pid);
 /* pid exited: keep what is cached until the end of the window, then forget it. */
 void symbolizer_note_exit(struct symbolizer *s, uint32_t pid);
+
+/* An executable mapping as the kernel saw it when the process exited: a file by identity. */
+struct symbolizer_vma {
+	uint64_t start, end, pgoff;
+	uint64_t dev, ino, size; /* dev as stat() encodes it */
+	int64_t mtime_ns;
+	enum procmap_kind kind;	 /* PROCMAP_FILE, PROCMAP_VDSO or PROCMAP_ANON */
+};
+
+/*
+ * pid exited with these mappings (sorted by address): they replace what was
+ * read from /proc, so that its samples are named even if the process was never
+ * seen alive. Files are found among those already read (by device, inode, size
+ * and mtime). n == 0 is a plain symbolizer_note_exit(). Returns 0 or -errno.
+ */
+int symbolizer_note_exit_maps(struct symbolizer *s, uint32_t pid, const struct symbolizer_vma *v,
+			      int n);
+
+/*
+ * sync(ctx) is called when a process is found gone before its exit was
+ * noted: it delivers the pending exit records (with their mappings).
+ */
+void symbolizer_set_sync(struct symbolizer *s, void (*sync)(void *ctx), void *ctx);
 /* A window was written: drop processes that exited, trim caches to their caps. */
 void symbolizer_end_window(struct symbolizer *s);
 

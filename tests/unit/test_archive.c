@@ -54,6 +54,24 @@ static int count_hidden(const char *d)
 	return n;
 }
 
+/* The flame graph beside folded (".../HHMM.KIND.folded.gz") contains text. */
+static void svg_has(const char *folded, const char *text)
+{
+	char path[512], buf[65536];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s.svg", (int)(strlen(folded) - strlen(".folded.gz")),
+		 folded);
+	f = fopen(path, "r");
+	ASSERT_TRUE(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ASSERT_TRUE(strstr(buf, "</svg>"));
+	ASSERT_TRUE(strstr(buf, text));
+}
+
 TEST(window_written_sorted_and_gzipped)
 {
 	struct config c;
@@ -76,6 +94,8 @@ TEST(window_written_sorted_and_gzipped)
 	ASSERT_EQ_STR(buf, "a;b 5\nb;c 2\n");
 	ASSERT_EQ_INT(stat(path, &st), 0);
 	ASSERT_EQ_INT(st.st_mode & 0777, 0640);
+	svg_has(path, "<title>b (2 samples, 28.57%)</title>");
+	svg_has(path, ">oncpu on ");
 	*strrchr(path, '/') = '\0';
 	ASSERT_EQ_INT(count_hidden(path), 0);
 	ASSERT_EQ_INT(stat(path, &st), 0);
@@ -133,13 +153,14 @@ TEST(same_second_snapshots_get_distinct_names)
 	ASSERT_EQ_STR(r2.stem + strlen(r1.stem), "-2");
 	ASSERT_TRUE(exists(&r1, "oncpu.folded.gz"));
 	ASSERT_TRUE(exists(&r2, "oncpu.folded.gz"));
-	/* folded.gz, pb.gz and meta.json */
-	ASSERT_EQ_INT(r2.files, 3);
+	/* folded.gz, svg, pb.gz and meta.json */
+	ASSERT_EQ_INT(r2.files, 4);
+	ASSERT_TRUE(exists(&r2, "oncpu.svg"));
 	ASSERT_TRUE(exists(&r2, "oncpu.pb.gz"));
 	window_free(w);
 }
 
-TEST(no_pprof_and_no_pprof_for_hotcold)
+TEST(no_pprof_no_svg_and_no_pprof_for_hotcold)
 {
 	struct archive_info info = { .end = 1796234940 };
 	struct archive_result r;
@@ -152,11 +173,12 @@ TEST(no_pprof_and_no_pprof_for_hotcold)
 	ASSERT_EQ_INT(archive_write(&c, w, &info, &r), 1);
 	ASSERT_TRUE(!exists(&r, "hotcold.pb.gz"));
 	folded_add(w->profiles[KIND_ONCPU], "a;b", 3, 4);
-	c.no_pprof = 1;
+	c.no_pprof = c.no_svg = 1;
 	ASSERT_EQ_INT(archive_write(&c, w, &info, &r), 2);
 	ASSERT_EQ_STR(strrchr(r.stem, '-'), "-2");
 	ASSERT_TRUE(!exists(&r, "oncpu.pb.gz"));
-	ASSERT_EQ_INT(r.files, 3);
+	ASSERT_TRUE(!exists(&r, "oncpu.svg"));
+	ASSERT_EQ_INT(r.files, 3); /* two folded.gz and meta.json */
 	window_free(w);
 }
 

@@ -220,6 +220,103 @@ TEST(exit_noticed_without_note_exit)
 	symbolizer_free(s);
 }
 
+/* The executable mappings of a live process as the kernel reports them at exit. */
+static int exit_vmas(pid_t pid, struct symbolizer_vma *v, int cap)
+{
+	struct procmap *maps;
+	int n = procmaps_read((uint32_t)pid, &maps), k = 0;
+	struct stat st;
+
+	for (int i = 0; i < n && k < cap; i++) {
+		if (maps[i].kind == PROCMAP_FILE && stat(maps[i].path, &st))
+			continue;
+		v[k] = (struct symbolizer_vma){
+			.start = maps[i].start, .end = maps[i].end, .pgoff = maps[i].pgoff,
+			.kind = maps[i].kind,
+		};
+		if (maps[i].kind == PROCMAP_FILE) {
+			v[k].dev = st.st_dev;
+			v[k].ino = st.st_ino;
+			v[k].size = (uint64_t)st.st_size;
+			v[k].mtime_ns = st.st_mtim.tv_sec * 1000000000ll + st.st_mtim.tv_nsec;
+		}
+		k++;
+	}
+	procmaps_free(maps, n > 0 ? n : 0);
+	return k;
+}
+
+TEST(exit_maps_name_a_process_never_seen_alive)
+{
+	struct symbolizer *s = new_sym(1);
+	struct symbolizer_vma v[64];
+	struct fx_proc seen, unseen;
+	uint64_t a;
+	pid_t pid;
+	int n;
+
+	ASSERT_EQ_INT(fx_spawn(&seen, "fx_pie"), 0);
+	ASSERT_EQ_INT(fx_spawn(&unseen, "fx_pie"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)seen.pid), 0); /* reads fx_pie once */
+	pid = unseen.pid;
+	a = fx_addr(&unseen, "ember_fx_alpha");
+	n = exit_vmas(pid, v, 64);
+	ASSERT_TRUE(n > 0);
+	fx_reap(&unseen);
+	ASSERT_EQ_STR(sym1(s, pid, a), "[unknown]"); /* gone, and no exit record */
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n), 0);
+	ASSERT_EQ_STR(sym1(s, pid, a), "ember_fx_alpha");
+	/* A file never read before cannot be named: the frame says so. */
+	for (int i = 0; i < n; i++)
+		v[i].ino ^= 0x5a5a5a;
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n), 0);
+	ASSERT_EQ_STR(sym1(s, pid, a), "[unknown]");
+	/* Overlapping or empty mappings are refused. */
+	v[1].start = v[0].start;
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n), -EINVAL);
+	fx_reap(&seen);
+	symbolizer_free(s);
+}
+
+struct sync_env {
+	struct symbolizer *s;
+	pid_t pid;
+	struct symbolizer_vma v[64];
+	int n, calls;
+};
+
+static void deliver_exit(void *ctx)
+{
+	struct sync_env *e = ctx;
+
+	e->calls++;
+	symbolizer_note_exit_maps(e->s, (uint32_t)e->pid, e->v, e->n);
+}
+
+TEST(gone_at_first_sight_waits_for_the_exit_record)
+{
+	struct sync_env e = { .s = new_sym(1) };
+	struct fx_proc fp, other;
+	uint64_t a;
+
+	ASSERT_EQ_INT(fx_spawn(&other, "fx_buildid"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(e.s, (uint32_t)other.pid), 0);
+	ASSERT_EQ_INT(fx_spawn(&fp, "fx_buildid"), 0);
+	e.pid = fp.pid;
+	a = fx_addr(&fp, "ember_fx_local");
+	e.n = exit_vmas(fp.pid, e.v, 64);
+	fx_reap(&fp);
+	symbolizer_set_sync(e.s, deliver_exit, &e);
+	ASSERT_EQ_STR(sym1(e.s, e.pid, a), "ember_fx_local");
+	ASSERT_EQ_INT(e.calls, 1);
+	/* A late first-sample report of the exited process keeps what it left. */
+	ASSERT_TRUE(symbolizer_note_pid(e.s, (uint32_t)e.pid) < 0);
+	ASSERT_EQ_STR(sym1(e.s, e.pid, a), "ember_fx_local");
+	ASSERT_EQ_INT(e.calls, 1);
+	fx_reap(&other);
+	symbolizer_free(e.s);
+}
+
 TEST(unmapped_address_is_unknown_and_counted)
 {
 	struct symbolizer *s = new_sym(1);

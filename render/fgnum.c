@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* fgnum.c - numbers printed as flamegraph.pl prints them, without printf where it can */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/fgnum.h"
+
+static const double scales[] = { 1, 10, 100, 1000, 10000 };
+
+static size_t put_uint(char *buf, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+size_t fgnum_fixed(char *buf, double x, int decimals)
+{
+	double s = x * scales[decimals], r = nearbyint(s);
+	uint64_t v, scale = (uint64_t)scales[decimals];
+	size_t n = 0;
+
+	/* near a tie, or too big: let printf round the exact binary value */
+	if (!(fabs(x) < 1e12) || fabs(fabs(s - r) - 0.5) < 1e-6 || (r == 0 && signbit(x))) {
+		int k = snprintf(buf, FGNUM_MAX, "%.*f", decimals, x);
+
+		return k < FGNUM_MAX ? (size_t)k : FGNUM_MAX - 1;
+	}
+	if (r < 0) {
+		buf[n++] = '-';
+		r = -r;
+	}
+	v = (uint64_t)r;
+	n += put_uint(buf + n, v / scale);
+	if (decimals) {
+		uint64_t frac = v % scale;
+
+		buf[n++] = '.';
+		for (int i = decimals - 1; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		n += (size_t)decimals;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+size_t fgnum_perl(char *buf, double x)
+{
+	if (x == floor(x) && fabs(x) < 1e15) {
+		size_t n = 0;
+
+		if (x < 0) {
+			buf[n++] = '-';
+			x = -x;
+		}
+		n += put_uint(buf + n, (uint64_t)x);
+		buf[n] = '\0';
+		return n;
+	}
+	int k = snprintf(buf, FGNUM_MAX, "%.15g", x);
+
+	return k < FGNUM_MAX ? (size_t)k : FGNUM_MAX - 1;
+}
+
+size_t fgnum_commas(char *buf, double x)
+{
+	char digits[FGNUM_MAX];
+	size_t n = fgnum_fixed(digits, x, 0), out = 0, start = 0, ndig;
+
+	if (digits[0] == '-' || digits[0] == '+')
+		buf[out++] = digits[start++];
+	ndig = n - start;
+	if (ndig > 30) { /* inf, nan or huge: as printed */
+		memcpy(buf, digits, n + 1);
+		return n;
+	}
+	for (size_t i = 0; i < ndig; i++) {
+		if (i && (ndig - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = digits[start + i];
+	}
+	buf[out] = '\0';
+	return out;
+}
