@@ -12,11 +12,13 @@
 #include "daemon/archdir.h"
 #include "daemon/config.h"
 #include "daemon/merge.h"
+#include "render/flamegraph.h"
 
 struct merge_opts {
 	const char *dir, *kind, *out;
 	time_t since, until;
 	long pid;
+	int svg;
 };
 
 static int parse_relative(const char *s, time_t now, time_t *out)
@@ -152,6 +154,22 @@ static int merge_windows(struct folded *f, const struct merge_opts *o)
 	return err ? err : n;
 }
 
+/* The kind's flame graph, titled with the range. */
+static int write_svg(struct folded *f, const struct merge_opts *o, FILE *out)
+{
+	char title[160], from[32], to[32];
+	struct fg_opts fo;
+	struct tm tm;
+
+	fg_opts_init(&fo);
+	fg_opts_for_kind(&fo, o->kind);
+	strftime(from, sizeof(from), "%Y-%m-%d %H:%M:%S", localtime_r(&o->since, &tm));
+	strftime(to, sizeof(to), "%Y-%m-%d %H:%M:%S", localtime_r(&o->until, &tm));
+	snprintf(title, sizeof(title), "%s, %s to %s", o->kind, from, to);
+	fo.title = title;
+	return flamegraph_write(f, &fo, out);
+}
+
 static int write_out(struct folded *f, const struct merge_opts *o)
 {
 	FILE *out = o->out ? fopen(o->out, "we") : stdout;
@@ -161,7 +179,7 @@ static int write_out(struct folded *f, const struct merge_opts *o)
 		fprintf(stderr, "ember: cannot create '%s': %s\n", o->out, strerror(errno));
 		return -errno;
 	}
-	err = folded_write(f, out);
+	err = o->svg ? write_svg(f, o, out) : folded_write(f, out);
 	if (fflush(out) && !err)
 		err = -errno;
 	if (out != stdout && fclose(out) && !err)
@@ -173,13 +191,14 @@ static int write_out(struct folded *f, const struct merge_opts *o)
 
 static const char usage_text[] =
 	"usage: ember merge [--since TIME] [--until TIME] [--kind KIND] [--pid PID]\n"
-	"                   [-d DIR] [-o FILE]\n"
+	"                   [--svg] [-d DIR] [-o FILE]\n"
 	"Merge the archived windows that start in [since, until) into one folded profile.\n\n"
 	"  --since TIME   'YYYY-MM-DD HH:MM[:SS]', 'HH:MM[:SS]' (today), '@EPOCH', '-2h'\n"
 	"                 (s, m, h, d before now) or 'now' (default -1h)\n"
 	"  --until TIME   the same (default now)\n"
 	"  --kind KIND    oncpu, offcpu, hotcold, alloc, live (default oncpu)\n"
 	"  --pid PID      only stacks of this process (archives written with --with-pid)\n"
+	"  --svg          write the flame graph instead of folded stacks\n"
 	"  -d, --dir DIR  the archive: emberd's output directory (default %s)\n"
 	"  -o FILE        write here instead of standard output\n";
 
@@ -207,6 +226,9 @@ static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 	case 'o':
 		o->out = arg;
 		return 0;
+	case 'g':
+		o->svg = 1;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -221,12 +243,13 @@ static int parse_args(struct merge_opts *o, int argc, char **argv, const char *d
 		{ "since", required_argument, NULL, 's' }, { "until", required_argument, NULL, 'u' },
 		{ "kind", required_argument, NULL, 'k' },  { "pid", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'd' },   { "help", no_argument, NULL, 'h' },
+		{ "svg", no_argument, NULL, 'g' },	   { "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	time_t now = time(NULL);
 	int opt;
 
-	*o = (struct merge_opts){ defdir, "oncpu", NULL, now - 3600, now, -1 };
+	*o = (struct merge_opts){ defdir, "oncpu", NULL, now - 3600, now, -1, 0 };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "d:o:", opts, NULL)) != -1) {
 		if (opt == 'h') {

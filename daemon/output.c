@@ -50,6 +50,7 @@ static void note_result(struct emberd *d, int n, int snapshot)
 static void apply_retention(struct emberd *d, time_t now)
 {
 	struct archdir_prune_stats ps;
+	double t0 = mono_sec();
 	int err = archdir_prune(d->cfg.output_dir, now, (uint64_t)d->cfg.retain_days * 86400,
 				d->cfg.retain_bytes, &ps);
 
@@ -59,6 +60,7 @@ static void apply_retention(struct emberd *d, time_t now)
 	if (ps.windows)
 		log_debug("retention: deleted %llu window(s), %llu bytes",
 			  (unsigned long long)ps.windows, (unsigned long long)ps.bytes);
+	d->stats.last_retention_sec = mono_sec() - t0;
 	d->stats.pruned_windows += ps.windows;
 	d->stats.archive_bytes = ps.kept_bytes;
 }
@@ -95,6 +97,8 @@ int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_resu
 		snprintf(d->stats.last_path, sizeof(d->stats.last_path), "%s/%s", r.dir, r.stem);
 		d->stats.last_written = end;
 		d->stats.last_write_sec = mono_sec() - t0;
+		log_debug("%s written in %.1f ms: %d file(s), %llu bytes", snapshot ? "snapshot" : "window",
+			  1000 * d->stats.last_write_sec, r.files, (unsigned long long)r.bytes);
 		d->stats.snapshots += snapshot;
 		d->stats.windows_written += !snapshot;
 		if (res)

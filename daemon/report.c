@@ -104,6 +104,8 @@ int report_metrics(const struct emberd *d, struct sbuf *out)
 	       s->map_fill);
 	metric(out, "window_write_seconds", "gauge", "Time to write the last window.",
 	       s->last_write_sec);
+	metric(out, "retention_seconds", "gauge", "Time the last retention check took.",
+	       s->last_retention_sec);
 	metric(out, "symbolized_frames_ratio", "gauge", "Share of frames named, last window.",
 	       share(s->last_named, s->last_frames));
 	metric(out, "symbol_cache_bytes", "gauge", "Memory held by symbol caches.",

@@ -18,6 +18,7 @@ struct selfstats {
 	uint64_t last_samples;		  /* on-CPU samples of the last window */
 	unsigned int last_len;		  /* its length, seconds */
 	double last_write_sec;		  /* time to write the last window */
+	double last_retention_sec;	  /* time the last retention check took */
 	char last_path[PATH_MAX + 80];	  /* DIR/STEM of the last window or snapshot */
 	time_t last_written;
 	int write_failing;		  /* the last write failed (-errno), 0 otherwise */

@@ -90,6 +90,8 @@ sum3 "${metas[1]%.meta.json}.oncpu.folded.gz" "${metas[2]%.meta.json}.oncpu.fold
 check "merge reports three windows" grep -q 'merged 3 window' "$T_TMP/merge.err"
 check "merge of three windows equals their sum" diff <(LC_ALL=C sort "$T_TMP/merged") "$T_TMP/sum"
 check "merge has stacks" test -s "$T_TMP/sum"
+"$EMBER" merge -d "$OUT" --since "@$since" --until "@$until" --svg -o "$T_TMP/merged.svg" 2>/dev/null
+check "merge --svg draws the merged windows" sh -c "xmllint --noout '$T_TMP/merged.svg' && grep -q 'thread_func1' '$T_TMP/merged.svg'"
 "$EMBER" merge -d "$OUT" --since -1h --pid "$WL" > "$T_TMP/pid" 2>/dev/null
 check "merge --pid keeps only that process" sh -c "[ -s '$T_TMP/pid' ] && ! grep -qv '^staircase-$WL[;/]' '$T_TMP/pid'"
 "$EMBER" merge -d "$OUT" --since -1h --kind offcpu > "$T_TMP/off" 2>/dev/null

@@ -21,7 +21,7 @@ done
 echo keep > "$mid_day/README"
 
 spawn "$WORKLOADS/staircase" 30
-start_emberd -o "$OUT" -w 1 --run-dir "$RUN" --retain-days 7 --retain-size 400K
+start_emberd -o "$OUT" -w 1 --run-dir "$RUN" --retain-days 7 --retain-size 400K --no-svg
 wait_for 10 sh -c "! ls '$old_day' >/dev/null 2>&1"
 check "windows older than 7 days are deleted, and their day" test ! -e "$old_day"
 check "old snapshots too" test ! -e "$OUT/snapshots/2020-01-01T100000.meta.json"
@@ -50,7 +50,7 @@ for i in $(seq 1 6); do
 		tail -c 2 "$f" | grep -q '}' || { echo "partial: $f"; bad=1; }
 	done
 	wait
-	start_emberd -o "$OUT" -w 1 --run-dir "$RUN" --retain-days 7 --retain-size 400K || break
+	start_emberd -o "$OUT" -w 1 --run-dir "$RUN" --retain-days 7 --retain-size 400K --no-svg || break
 	sleep 1
 done
 check "kill -9 during writes never leaves a partial file under its name" test "$bad" -eq 0

@@ -135,7 +135,7 @@ TEST(prune_by_size_oldest_first)
 {
 	struct archdir_prune_stats st;
 	time_t now = 1800000000;
-	char stem[8];
+	char stem[16];
 
 	fresh_dir();
 	for (int i = 0; i < 10; i++) {
