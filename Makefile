@@ -51,6 +51,7 @@ LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard tests/workloads/*.c))
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+BENCH_TOOLS := $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(wildcard tests/bench/*.c))
 
 .PHONY: all run test test-unit test-golden test-integration bench fuzz install uninstall clean \
 	deps deps-test format check-format sanitize regen-golden
@@ -67,7 +68,7 @@ deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
-$(OUTPUT)/workloads $(OUTPUT)/fuzz:
+$(OUTPUT)/workloads $(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 ifeq ($(VMLINUX_H),)
@@ -121,6 +122,11 @@ $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -o $@
 
+# Benchmark drivers that call the daemon's modules directly.
+$(OUTPUT)/bench/%: tests/bench/%.c $(LIBS) | $(OUTPUT)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -o $@
+
 # Symbolizer fixtures: binaries of known layout (PIE, non-PIE, stripped with debug files, C++).
 SYM_FIXTURES := $(wildcard tests/fixtures/sym/*)
 $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
@@ -136,7 +142,8 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 		$< -o $@ -lpthread -lm
 
 # Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
-FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c
+FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c \
+	daemon/inlines.c
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$(OUTPUT) -D_GNU_SOURCE \
@@ -153,7 +160,7 @@ test-build: $(OUTPUT)/emberd $(OUTPUT)/ember $(UNIT_TESTS) $(WORKLOADS)
 test-unit: deps $(UNIT_TESTS)
 	@tests/run.sh --unit-only $(OUTPUT)
 
-bench: deps-test all $(WORKLOADS)
+bench: deps-test all $(WORKLOADS) $(BENCH_TOOLS)
 	@tests/bench/run.sh $(OUTPUT)
 
 fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp

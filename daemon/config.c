@@ -57,6 +57,8 @@ static const char usage_text[] =
 	"      --run-dir DIR       control socket and pid file (default /run/ember)\n"
 	"      --metrics ADDR      serve Prometheus metrics on 127.0.0.1:PORT, [::1]:PORT or\n"
 	"                          unix:PATH (default off)\n"
+	"      --raw-names         keep C++ and Rust symbol names mangled (default: demangled)\n"
+	"      --inlines           add inlined functions from DWARF, as name_[i] frames\n"
 	"  -v, --verbose           debug output (libbpf's too)\n"
 	"      --help              this text\n"
 	"      --version           print the version\n"
@@ -201,7 +203,8 @@ int config_parse_states(const char *list, uint32_t *mask)
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
        OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
-       OPT_RETAIN_DAYS, OPT_RETAIN_SIZE, OPT_NO_PPROF, OPT_NO_SVG, OPT_RUN_DIR, OPT_METRICS };
+       OPT_RETAIN_DAYS, OPT_RETAIN_SIZE, OPT_NO_PPROF, OPT_NO_SVG, OPT_RUN_DIR, OPT_METRICS,
+       OPT_RAW_NAMES, OPT_INLINES };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -224,6 +227,8 @@ static const struct option long_opts[] = {
 	{ "no-svg", no_argument, NULL, OPT_NO_SVG },
 	{ "run-dir", required_argument, NULL, OPT_RUN_DIR },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
+	{ "inlines", no_argument, NULL, OPT_INLINES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -361,6 +366,12 @@ static int parse_one(struct config *c, int opt, const char *arg)
 			goto bad;
 		c->offcpu_threads = !strcmp(arg, "user")     ? OFFCPU_THREADS_USER :
 				    !strcmp(arg, "kernel") ? OFFCPU_THREADS_KERNEL : 0;
+		return 0;
+	case OPT_RAW_NAMES:
+		c->raw_names = 1;
+		return 0;
+	case OPT_INLINES:
+		c->inlines = 1;
 		return 0;
 	case OPT_OFF_WAKER:
 		c->offcpu_waker = 1;

@@ -37,6 +37,8 @@ struct config {
 	uint32_t offcpu_states;	 /* off-CPU: OFFCPU_STATE_* a block may start in */
 	int offcpu_threads;	 /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
 	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
+	int raw_names;		 /* keep C++/Rust names mangled */
+	int inlines;		 /* inlined frames from DWARF */
 	int verbose;
 	/* archive, control and self-metrics */
 	int no_pprof;		 /* no .pb.gz beside each folded.gz */

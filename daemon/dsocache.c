@@ -2,6 +2,7 @@
 /* dsocache.c - ELF files shared by all processes, keyed by file identity and build-id */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,18 +14,20 @@
 
 #define DSOCACHE_DEFAULT_CAP 2048
 #define DSOCACHE_VDSO_MAX (1u << 20)
+/* Files kept open until their symbols are needed; beyond this they are read at once. */
+#define DSOCACHE_MAX_PENDING 256
 
 struct dsocache {
 	struct htab by_key, by_build_id;
 	struct lru idle;
-	size_t cap, nidle;
+	size_t cap, nidle, npending;
 	char *debug_root;
 	struct dso *vdso;
-	int vdso_tried;
+	int vdso_tried, inlines;
 	uint64_t loads, shared, debug_files;
 };
 
-struct dsocache *dsocache_new(size_t cap, const char *debug_root)
+struct dsocache *dsocache_new(size_t cap, const char *debug_root, int inlines)
 {
 	struct dsocache *c = calloc(1, sizeof(*c));
 
@@ -36,6 +39,7 @@ struct dsocache *dsocache_new(size_t cap, const char *debug_root)
 		return NULL;
 	}
 	c->cap = cap ? cap : DSOCACHE_DEFAULT_CAP;
+	c->inlines = inlines;
 	htab_init(&c->by_key);
 	htab_init(&c->by_build_id);
 	lru_init(&c->idle);
@@ -54,13 +58,26 @@ static void dsocache_put_set(struct dsocache *c, struct symset *set)
 	if (elfsyms_info(set->es)->build_id_len)
 		htab_remove(&c->by_build_id, &set->node);
 	elfsyms_free(set->es);
+	inlines_free(set->inl);
 	free(set);
+}
+
+static void dsocache_unpend(struct dsocache *c, struct dso *d)
+{
+	if (d->fd < 0)
+		return;
+	close(d->fd);
+	d->fd = -1;
+	free(d->path);
+	d->path = NULL;
+	c->npending--;
 }
 
 static void dsocache_destroy(struct dsocache *c, struct dso *d)
 {
 	if (d != c->vdso)
 		htab_remove(&c->by_key, &d->node);
+	dsocache_unpend(c, d);
 	dsocache_put_set(c, d->set);
 	free(d->name);
 	free(d);
@@ -119,8 +136,12 @@ static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struc
 			set->debug_via = DEBUGFILE_NONE;
 		else
 			c->debug_files++;
+		if (c->inlines && set->debug_via != DEBUGFILE_NONE)
+			set->inl = inlines_open(dfd);
 		close(dfd);
 	}
+	if (c->inlines && !set->inl)
+		set->inl = inlines_open(fd);
 	if (info->build_id_len &&
 	    htab_insert(&c->by_build_id, &set->node,
 			htab_hash_bytes(info->build_id, info->build_id_len))) {
@@ -165,6 +186,7 @@ static struct dso *dsocache_new_dso(const char *path)
 		return NULL;
 	}
 	lru_init(&d->idle);
+	d->fd = -1;
 	return d;
 }
 
@@ -184,6 +206,43 @@ static void dsocache_ref(struct dsocache *c, struct dso *d)
 	}
 }
 
+/* Keep a copy of fd to read the symbols later; 0, or -errno to read them now. */
+static int dsocache_pend(struct dsocache *c, struct dso *d, int fd, const char *path)
+{
+	if (c->npending >= DSOCACHE_MAX_PENDING)
+		return -EMFILE;
+	d->path = strdup(path);
+	if (!d->path)
+		return -ENOMEM;
+	d->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (d->fd < 0) {
+		free(d->path);
+		d->path = NULL;
+		return -errno;
+	}
+	c->npending++;
+	return 0;
+}
+
+/* A new file: its build-id's symbols if known, else read later (or now, past the cap). */
+static int dsocache_attach(struct dsocache *c, struct dso *d, int fd, const char *path)
+{
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	int len = elfsyms_read_build_id(fd, id, sizeof(id));
+
+	if (len < 0)
+		return len;
+	d->set = len ? dsocache_find_set(c, id, (size_t)len) : NULL;
+	if (d->set) {
+		d->set->refs++;
+		c->shared++;
+		return 0;
+	}
+	if (dsocache_pend(c, d, fd, path) == 0)
+		return 0;
+	return dsocache_symset(c, fd, path, &d->set);
+}
+
 int dsocache_get(struct dsocache *c, int fd, const char *path, struct dso **out)
 {
 	struct dso_key k = { 0 };
@@ -201,8 +260,9 @@ int dsocache_get(struct dsocache *c, int fd, const char *path, struct dso **out)
 		if (!d)
 			return -ENOMEM;
 		d->key = k;
-		err = dsocache_symset(c, fd, path, &d->set);
+		err = dsocache_attach(c, d, fd, path);
 		if (err == -ENOMEM || htab_insert(&c->by_key, &d->node, dsocache_key_hash(&k))) {
+			dsocache_unpend(c, d);
 			dsocache_put_set(c, d->set);
 			free(d->name);
 			free(d);
@@ -213,6 +273,20 @@ int dsocache_get(struct dsocache *c, int fd, const char *path, struct dso **out)
 	dsocache_ref(c, d);
 	*out = d;
 	return 0;
+}
+
+struct symset *dsocache_symbols(struct dsocache *c, struct dso *d)
+{
+	int err;
+
+	if (d->fd < 0)
+		return d->set;
+	err = dsocache_symset(c, d->fd, d->path, &d->set);
+	if (err == -ENOMEM)
+		return NULL; /* tried again at the next lookup */
+	d->load_err = err;
+	dsocache_unpend(c, d);
+	return d->set;
 }
 
 struct dso *dsocache_find(struct dsocache *c, const struct dso_key *k)
@@ -315,4 +389,6 @@ void dsocache_get_stats(const struct dsocache *c, struct dsocache_stats *st)
 	st->shared_by_build_id = c->shared;
 	st->debug_files = c->debug_files;
 	st->bytes = bytes;
+	st->pending = c->npending;
+	st->cap = c->cap;
 }

@@ -28,7 +28,7 @@ static void raise_memlock(void)
 
 int emberd_start(struct emberd *d)
 {
-	struct symbolizer_opts so = { .demangle = 1 };
+	struct symbolizer_opts so = { .demangle = !d->cfg.raw_names, .inlines = d->cfg.inlines };
 	struct collector_ctx ctx;
 	int err;
 

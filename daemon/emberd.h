@@ -9,6 +9,7 @@
 #include "daemon/collector.h"
 #include "daemon/config.h"
 #include "daemon/selfstats.h"
+#include "daemon/symreport.h"
 
 #define EMBERD_MAX_COLLECTORS 4
 
@@ -19,6 +20,7 @@ struct emberd {
 	struct collector *collectors[EMBERD_MAX_COLLECTORS];
 	int ncollectors;
 	struct window *win;
+	struct symreport symrep;
 	struct selfstats stats;
 	struct control *control; /* NULL: no control socket */
 	struct metrics *metrics; /* NULL: off */

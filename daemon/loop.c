@@ -85,6 +85,7 @@ static int write_window(struct emberd *d, time_t end, int snapshot, struct archi
 		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
 	if (snapshot)
 		return n < 0 ? n : 0;
+	symreport_window(&d->symrep, d->sym, d->win, end);
 	struct window *next = window_new(end);
 	if (!next)
 		return -ENOMEM;

@@ -70,7 +70,8 @@ static int fold_key(void *arg, const void *key, uint64_t ns)
 		return 0; /* under a microsecond: nothing to write */
 	s.nu = kmaps_stack(d->stacks_fd, k->ustack_id, uips);
 	s.nk = kmaps_stack(d->kstacks_fd, k->kstack_id, kips);
-	err = stack_fold(&o->line, o->sym, o->cfg->prefix, &s);
+	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &s, &d->w->stats[KIND_OFFCPU],
+				 ns / 1000);
 	if (!err && k->waker_comm[0])
 		err = add_waker(o, d, k);
 	if (err)

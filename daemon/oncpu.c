@@ -127,7 +127,8 @@ static int fold_key(void *arg, const void *key, uint64_t count)
 
 	s.nu = kmaps_stack(d->stacks_fd, k->ustack_id, uips);
 	s.nk = kmaps_stack(d->stacks_fd, k->kstack_id, kips);
-	err = stack_fold(&o->line, o->sym, o->cfg->prefix, &s);
+	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &s, &d->w->stats[KIND_ONCPU],
+				 count);
 	if (err)
 		return err;
 	return folded_add(d->w->profiles[KIND_ONCPU], o->line.buf, o->line.len, count);

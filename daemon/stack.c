@@ -46,6 +46,20 @@ int stack_fold(struct sbuf *sb, struct symbolizer *sym, enum stack_prefix prefix
 	return 0;
 }
 
+int stack_fold_counted(struct sbuf *sb, struct symbolizer *sym, enum stack_prefix prefix,
+		       const struct stack_sample *s, struct window_stats *ws, uint64_t weight)
+{
+	uint64_t frames0, named0, frames, named;
+	int err;
+
+	symbolizer_frame_counts(sym, &frames0, &named0);
+	err = stack_fold(sb, sym, prefix, s);
+	symbolizer_frame_counts(sym, &frames, &named);
+	ws->frames += (frames - frames0) * weight;
+	ws->named += (named - named0) * weight;
+	return err;
+}
+
 int stack_depth(const uint64_t *ips, int max)
 {
 	int n = 0;

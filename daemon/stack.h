@@ -8,6 +8,7 @@
 #include "collapse/sbuf.h"
 #include "daemon/config.h"
 #include "daemon/symbolize.h"
+#include "daemon/window.h"
 
 struct stack_sample {
 	uint32_t pid, tid;
@@ -24,6 +25,10 @@ struct stack_sample {
  */
 int stack_fold(struct sbuf *sb, struct symbolizer *sym, enum stack_prefix prefix,
 	       const struct stack_sample *s);
+
+/* stack_fold(), counting its frames (and those named) weight times into ws. */
+int stack_fold_counted(struct sbuf *sb, struct symbolizer *sym, enum stack_prefix prefix,
+		       const struct stack_sample *s, struct window_stats *ws, uint64_t weight);
 
 /* Number of leading non-zero addresses in a stack-map value of depth max. */
 int stack_depth(const uint64_t *ips, int max);

@@ -22,6 +22,7 @@
 #define SYM_DEFAULT_PROCS 8192
 #define SYM_DEFAULT_REFRESH_MS 200
 #define SYM_KALLSYMS "/proc/kallsyms"
+#define SYM_MAX_INLINED 16
 
 struct proc {
 	struct hnode node;
@@ -78,7 +79,7 @@ struct symbolizer *symbolizer_new(const struct symbolizer_opts *opts)
 		s->opts.demangle = 1;
 	if (!s->opts.max_procs)
 		s->opts.max_procs = SYM_DEFAULT_PROCS;
-	s->dsos = dsocache_new(s->opts.max_dsos, s->opts.debug_root);
+	s->dsos = dsocache_new(s->opts.max_dsos, s->opts.debug_root, s->opts.inlines);
 	if (!s->dsos) {
 		free(s);
 		errno = ENOMEM;
@@ -379,13 +380,25 @@ static const char *sym_name(struct symbolizer *s, struct elfsyms *es, long idx)
 	return dm;
 }
 
+/* The functions inlined at vaddr, after the one that holds them, written name_[i]. */
+static int frame_inlined(struct inlines *inl, uint64_t vaddr, struct sbuf *out)
+{
+	const char *names[SYM_MAX_INLINED];
+	int n = inlines_at(inl, vaddr, names, SYM_MAX_INLINED), err = 0;
+
+	for (int i = 0; i < n && !err; i++)
+		err = frame_add_name(out, names[i], "_[i]");
+	return err;
+}
+
 /* A frame in a file: its symbol, else module+0xVADDR. */
 static int frame_dso(struct symbolizer *s, struct dso *d, const struct procmap *m, uint64_t ip,
 		     uint64_t addr, struct sbuf *out)
 {
 	const char *label = d ? d->name : m->path;
 	uint64_t off = addr - m->start + m->pgoff, vaddr;
-	struct elfsyms *es = d && d->set ? d->set->es : NULL;
+	struct symset *set = d ? dsocache_symbols(s->dsos, d) : NULL;
+	struct elfsyms *es = set ? set->es : NULL;
 	long idx;
 	int err;
 
@@ -399,6 +412,8 @@ static int frame_dso(struct symbolizer *s, struct dso *d, const struct procmap *
 	if (idx < 0)
 		return frame_offset(out, label, vaddr + (ip - addr), "");
 	err = frame_add_name(out, sym_name(s, es, idx), "");
+	if (!err && set->inl)
+		err = frame_inlined(set->inl, vaddr, out);
 	return err ? err : 1;
 }
 
@@ -691,8 +706,18 @@ void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *s
 	st->elf_loads = ds.loads;
 	st->debug_files = ds.debug_files;
 	st->maps_reads = s->maps_reads;
+	st->exit_maps = s->exit_maps;
+	st->max_procs = s->opts.max_procs;
+	st->max_dsos = ds.cap;
+	st->dsos_pending = ds.pending;
 	st->cache_bytes = ds.bytes + sym_procs_bytes(s) + (s->ks ? ksyms_bytes(s->ks) : 0);
 	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next)
 		st->perfmaps += lru_entry(it, const struct proc, lru)->pm != NULL;
 	st->kernel_restricted = s->ks && ksyms_restricted(s->ks);
+}
+
+void symbolizer_frame_counts(const struct symbolizer *s, uint64_t *frames, uint64_t *named)
+{
+	*frames = s->frames;
+	*named = s->named;
 }

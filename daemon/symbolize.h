@@ -28,12 +28,15 @@ struct symbolizer_stats {
 	uint64_t frames;	/* frames asked for */
 	uint64_t named;		/* frames given a symbol name */
 	uint64_t procs, dsos;	/* cache entries now */
+	uint64_t max_procs, max_dsos; /* their caps (files: idle ones kept) */
+	uint64_t dsos_pending;	/* files whose symbols were not needed yet (read lazily) */
 	uint64_t cache_bytes;	/* memory held by the caches */
 	uint64_t symsets;	/* distinct symbol tables (files sharing a build-id share one) */
 	uint64_t elf_loads;	/* ELF files parsed since start */
 	uint64_t debug_files;	/* separate debug files used since start */
 	uint64_t maps_reads;	/* /proc/PID/maps reads since start */
 	uint64_t perfmaps;	/* processes with a trusted perf map now */
+	uint64_t exit_maps;	/* exit records with mappings received since start */
 	int kernel_restricted;	/* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
 };
 
@@ -87,5 +90,7 @@ void symbolizer_set_sync(struct symbolizer *s, void (*sync)(void *ctx), void *ct
 void symbolizer_end_window(struct symbolizer *s);
 
 void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *st);
+/* Frames asked for and frames named since start: cheap, for per-window shares. */
+void symbolizer_frame_counts(const struct symbolizer *s, uint64_t *frames, uint64_t *named);
 
 #endif

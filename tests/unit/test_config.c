@@ -36,6 +36,7 @@ TEST(defaults)
 	ASSERT_EQ_INT(c.offcpu_states, OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE);
 	ASSERT_EQ_INT(c.offcpu_threads, 0);
 	ASSERT_EQ_INT(c.offcpu_waker, 0);
+	ASSERT_EQ_INT(c.raw_names, 0);
 }
 
 TEST(offcpu_options)
@@ -81,7 +82,8 @@ TEST(options)
 	struct config c;
 	char line[128];
 
-	snprintf(line, sizeof(line), "emberd -F 99 -w 10 -o /tmp/x --with-tid -p %d,1", getpid());
+	snprintf(line, sizeof(line), "emberd -F 99 -w 10 -o /tmp/x --with-tid --raw-names -p %d,1",
+		 getpid());
 	ASSERT_EQ_INT(parse(&c, line), 0);
 	ASSERT_EQ_INT(c.freq, 99);
 	ASSERT_EQ_INT(c.window_sec, 10);
@@ -90,6 +92,7 @@ TEST(options)
 	ASSERT_EQ_INT(c.npids, 2);
 	ASSERT_EQ_INT(c.pids[0], getpid());
 	ASSERT_EQ_INT(c.pids[1], 1);
+	ASSERT_EQ_INT(c.raw_names, 1);
 }
 
 TEST(bad_values_are_errors)

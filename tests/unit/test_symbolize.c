@@ -85,6 +85,37 @@ TEST(stripped_with_minidebuginfo)
 	check_fixture("fx_mini");
 }
 
+/* Inlined frames: some address of ember_fx_outer is in the inlined function, its entry is not. */
+static void check_inlines(const char *bin, int inlines)
+{
+	static char root[2048];
+	struct symbolizer_opts o = { .demangle = 1, .inlines = inlines, .refresh_ms = -1 };
+	struct symbolizer *s;
+	struct fx_proc fp;
+	uint64_t a;
+	int found = 0;
+
+	fx_path(root, sizeof(root), "debugroot");
+	o.debug_root = root;
+	s = symbolizer_new(&o);
+	ASSERT_TRUE(s);
+	ASSERT_EQ_INT(fx_spawn(&fp, bin), 0);
+	a = fx_addr(&fp, "ember_fx_outer");
+	ASSERT_EQ_STR(sym1(s, fp.pid, a), "ember_fx_outer");
+	for (uint64_t off = 0; off < 0x80 && !found; off++)
+		found = !strcmp(sym1(s, fp.pid, a + off), "ember_fx_outer;ember_fx_inlined_[i]");
+	ASSERT_EQ_INT(found, inlines);
+	fx_reap(&fp);
+	symbolizer_free(s);
+}
+
+TEST(inlined_frames_from_dwarf_when_asked)
+{
+	check_inlines("fx_pie", 1);
+	check_inlines("fx_buildid", 1); /* DWARF from the debug file found by build-id */
+	check_inlines("fx_pie", 0);
+}
+
 /* Start of the first mapping of the file whose path ends in name (its offset 0). */
 static uint64_t map_base(pid_t pid, const char *name)
 {
@@ -346,26 +377,35 @@ TEST(gone_process_is_unknown)
 	symbolizer_free(s);
 }
 
-TEST(libc_parsed_once_for_all_processes)
+/* ELF files are read at the first address looked up in them, once for all processes. */
+TEST(files_read_once_and_only_when_needed)
 {
 	struct symbolizer *s = new_sym(1);
-	struct symbolizer_stats one, three, other;
+	struct symbolizer_stats seen, one, three, other;
 	struct fx_proc fp[4];
 
 	for (int i = 0; i < 3; i++)
 		ASSERT_EQ_INT(fx_spawn(&fp[i], "fx_pie"), 0);
 	ASSERT_EQ_INT(fx_spawn(&fp[3], "fx_nopie"), 0);
-	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp[0].pid), 0);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp[i].pid), 0);
+	symbolizer_get_stats(s, &seen);
+	ASSERT_EQ_INT(seen.elf_loads, 0);
+	ASSERT_TRUE(seen.dsos_pending >= 4); /* fx_pie, fx_nopie, libc, ld.so */
+	ASSERT_EQ_STR(sym1(s, fp[0].pid, fx_addr(&fp[0], "ember_fx_alpha")), "ember_fx_alpha");
 	symbolizer_get_stats(s, &one);
-	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp[1].pid), 0);
-	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp[2].pid), 0);
+	ASSERT_EQ_INT(one.elf_loads, 1);
+	ASSERT_EQ_INT(one.dsos_pending, seen.dsos_pending - 1);
+	for (int i = 1; i < 3; i++)
+		ASSERT_EQ_STR(sym1(s, fp[i].pid, fx_addr(&fp[i], "ember_fx_beta")), "ember_fx_beta");
 	symbolizer_get_stats(s, &three);
-	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp[3].pid), 0);
+	ASSERT_EQ_INT(three.elf_loads, 1);
+	ASSERT_EQ_STR(sym1(s, fp[3].pid, fx_addr(&fp[3], "ember_fx_alpha")), "ember_fx_alpha");
 	symbolizer_get_stats(s, &other);
-	ASSERT_TRUE(one.elf_loads >= 3); /* fx_pie, libc, ld.so, vdso is separate */
-	ASSERT_EQ_INT(three.elf_loads, one.elf_loads);
-	ASSERT_EQ_INT(other.elf_loads, one.elf_loads + 1); /* only fx_nopie is new */
+	ASSERT_EQ_INT(other.elf_loads, 2); /* only fx_nopie is new; libc was never needed */
 	ASSERT_EQ_INT(other.procs, 4);
+	ASSERT_EQ_INT(other.max_procs, 8192);
+	ASSERT_TRUE(other.max_dsos > 0);
 	ASSERT_TRUE(other.cache_bytes > 0);
 	for (int i = 0; i < 4; i++)
 		fx_reap(&fp[i]);
