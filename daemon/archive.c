@@ -367,7 +367,7 @@ static int archive_place(const struct config *cfg, const struct window *w,
 		return -ENAMETOOLONG;
 	err = archive_mkdirs(dir);
 	if (!err)
-		err = unique_stem(dir, base, stem, sizeof(((struct archive_result *)0)->stem));
+		err = unique_stem(dir, base, stem, ARCHIVE_STEM_MAX);
 	return err;
 }
 
@@ -392,7 +392,7 @@ int archive_write(const struct config *cfg, const struct window *w,
 		  const struct archive_info *info, struct archive_result *res)
 {
 	struct archive_txn t = { .cfg = cfg };
-	char dir[PATH_MAX], stem[sizeof(res->stem)];
+	char dir[PATH_MAX], stem[ARCHIVE_STEM_MAX];
 	int n;
 
 	if (window_empty(w))

@@ -18,10 +18,12 @@ struct archive_info {
 	uint64_t frames, named;	/* frames symbolized during the window, and those named */
 };
 
+#define ARCHIVE_STEM_MAX 64
+
 /* Where a window went: DIR/STEM.* */
 struct archive_result {
 	char dir[PATH_MAX];
-	char stem[64];
+	char stem[ARCHIVE_STEM_MAX];
 	int files;
 	uint64_t bytes;
 };

@@ -42,21 +42,16 @@ static int write_pidfile(const char *path)
 
 static int control_open(struct control *c, const char *run_dir)
 {
-	int fd;
+	int err;
 
 	if ((size_t)snprintf(c->sock, sizeof(c->sock), "%s/" CONTROL_SOCKET, run_dir) >=
 		    sizeof(c->sock) ||
 	    (size_t)snprintf(c->pidfile, sizeof(c->pidfile), "%s/" CONTROL_PIDFILE, run_dir) >=
 		    sizeof(c->pidfile))
 		return -ENAMETOOLONG;
-	if (archive_mkdirs(run_dir))
-		return -errno;
-	fd = sock_connect_unix(c->sock);
-	if (fd >= 0) {
-		close(fd);
-		c->sock[0] = c->pidfile[0] = '\0'; /* not ours to remove */
-		return -EADDRINUSE;
-	}
+	err = archive_mkdirs(run_dir);
+	if (err)
+		return err;
 	c->fd = sock_listen_unix(c->sock, 0600);
 	if (c->fd < 0)
 		return c->fd;

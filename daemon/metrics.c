@@ -29,7 +29,8 @@ struct metrics *metrics_new(const char *addr)
 		err = m->fd;
 		log_err("cannot serve metrics on '%s': %s", addr,
 			err == -EINVAL ? "expected 127.0.0.1:PORT, [::1]:PORT or unix:PATH" :
-			err == -EACCES ? "not a loopback address" : strerror(-err));
+			err == -EACCES	   ? "not a loopback address" :
+			err == -EADDRINUSE ? "address in use" : strerror(-err));
 		free(m);
 		errno = -err;
 		return NULL;

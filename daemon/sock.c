@@ -56,11 +56,19 @@ static int listen_on(int fd, const struct sockaddr *sa, socklen_t len)
 int sock_listen_unix(const char *path, unsigned int mode)
 {
 	struct sockaddr_un sa;
+	struct stat st;
 	int fd, err = unix_addr(path, &sa);
 
 	if (err)
 		return err;
-	unlink(path);
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode)) {
+		fd = sock_connect_unix(path);
+		if (fd >= 0) {
+			close(fd);
+			return -EADDRINUSE; /* someone answers there */
+		}
+		unlink(path); /* stale */
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;

@@ -7,7 +7,10 @@
 
 #include "collapse/sbuf.h"
 
-/* Listen on a Unix socket at path (a stale one is replaced), mode applied. Returns fd or -errno. */
+/*
+ * Listen on a Unix socket at path, mode applied. A stale socket there is replaced; one that
+ * answers is -EADDRINUSE. Returns fd or -errno.
+ */
 int sock_listen_unix(const char *path, unsigned int mode);
 
 /*
