@@ -31,7 +31,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev liblzma-dev libiberty-dev \
 	pkg-config make
-TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux
+TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux time libc6-dbg
 
 ifeq ($(V),1)
 Q =

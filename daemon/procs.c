@@ -44,7 +44,7 @@ static void on_exit_event(struct procs *p, const struct ember_proc_exit *e, size
 			.kind = v->kind <= EMBER_VMA_VDSO ? vma_kinds[v->kind] : PROCMAP_OTHER,
 		};
 	}
-	if (symbolizer_note_exit_maps(p->sym, e->hdr.pid, p->vmas, (int)n))
+	if (symbolizer_note_exit_maps(p->sym, e->hdr.pid, p->vmas, (int)n, !e->truncated))
 		symbolizer_note_exit(p->sym, e->hdr.pid);
 }
 

@@ -616,7 +616,7 @@ static int proc_set_exit_maps(struct symbolizer *s, struct proc *p, const struct
 }
 
 int symbolizer_note_exit_maps(struct symbolizer *s, uint32_t pid, const struct symbolizer_vma *v,
-			      int n)
+			      int n, int complete)
 {
 	struct proc *p = proc_lookup(s, pid);
 	int err;
@@ -624,7 +624,7 @@ int symbolizer_note_exit_maps(struct symbolizer *s, uint32_t pid, const struct s
 	for (int i = 0; i < n; i++)
 		if (v[i].end <= v[i].start || (i && v[i].start < v[i - 1].end))
 			return -EINVAL;
-	if (!n) {
+	if (!n || (!complete && p && p->nmaps)) {
 		symbolizer_note_exit(s, pid);
 		return 0;
 	}

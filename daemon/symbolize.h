@@ -76,10 +76,12 @@ struct symbolizer_vma {
  * pid exited with these mappings (sorted by address): they replace what was
  * read from /proc, so that its samples are named even if the process was never
  * seen alive. Files are found among those already read (by device, inode, size
- * and mtime). n == 0 is a plain symbolizer_note_exit(). Returns 0 or -errno.
+ * and mtime). An incomplete list (the process had too many) is used only for a
+ * process without maps. n == 0 is a plain symbolizer_note_exit(). Returns 0 or
+ * -errno.
  */
 int symbolizer_note_exit_maps(struct symbolizer *s, uint32_t pid, const struct symbolizer_vma *v,
-			      int n);
+			      int n, int complete);
 
 /*
  * sync(ctx) is called when a process is found gone before its exit was

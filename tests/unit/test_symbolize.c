@@ -295,16 +295,19 @@ TEST(exit_maps_name_a_process_never_seen_alive)
 	ASSERT_TRUE(n > 0);
 	fx_reap(&unseen);
 	ASSERT_EQ_STR(sym1(s, pid, a), "[unknown]"); /* gone, and no exit record */
-	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n), 0);
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n, 1), 0);
+	ASSERT_EQ_STR(sym1(s, pid, a), "ember_fx_alpha");
+	/* A truncated list does not replace maps the process has. */
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, 1, 0), 0);
 	ASSERT_EQ_STR(sym1(s, pid, a), "ember_fx_alpha");
 	/* A file never read before cannot be named: the frame says so. */
 	for (int i = 0; i < n; i++)
 		v[i].ino ^= 0x5a5a5a;
-	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n), 0);
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n, 1), 0);
 	ASSERT_EQ_STR(sym1(s, pid, a), "[unknown]");
 	/* Overlapping or empty mappings are refused. */
 	v[1].start = v[0].start;
-	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n), -EINVAL);
+	ASSERT_EQ_INT(symbolizer_note_exit_maps(s, (uint32_t)pid, v, n, 1), -EINVAL);
 	fx_reap(&seen);
 	symbolizer_free(s);
 }
@@ -321,7 +324,7 @@ static void deliver_exit(void *ctx)
 	struct sync_env *e = ctx;
 
 	e->calls++;
-	symbolizer_note_exit_maps(e->s, (uint32_t)e->pid, e->v, e->n);
+	symbolizer_note_exit_maps(e->s, (uint32_t)e->pid, e->v, e->n, 1);
 }
 
 TEST(gone_at_first_sight_waits_for_the_exit_record)
