@@ -276,7 +276,8 @@ int archdir_prune(const char *outdir, time_t now, uint64_t max_age, uint64_t max
 	}
 	bytes = ad.bytes;
 	for (size_t i = 0; i < n; i++) {
-		int old = max_age && (uint64_t)(now - g[i].mtime) > max_age;
+		/* a file stamped after now (clock steps, a late window) is young */
+		int old = max_age && now > g[i].mtime && (uint64_t)(now - g[i].mtime) > max_age;
 		int e;
 
 		if (!old && !(max_bytes && bytes > max_bytes))

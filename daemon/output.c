@@ -112,6 +112,6 @@ int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_resu
 	d->stats.last_named = info.named;
 	d->stats.sym_frames = ss.frames;
 	d->stats.sym_named = ss.named;
-	apply_retention(d, end);
+	apply_retention(d, time(NULL));
 	return n;
 }

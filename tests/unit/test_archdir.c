@@ -120,15 +120,17 @@ TEST(prune_by_age_deletes_whole_old_windows)
 	put_window("2026-01-08", "0900", now - 86400);
 	put_window("snapshots", "2026-01-01T090000", now - 9 * 86400);
 	put("2026-01-08", "keep.txt", 10, now - 30 * 86400);
+	put_window("2026-01-08", "0901", now + 5); /* written after the check's clock */
 	ASSERT_EQ_INT(archdir_prune(dir, now, 7 * 86400, 0, &st), 0);
 	ASSERT_EQ_INT(st.windows, 2);
 	ASSERT_EQ_INT(st.files, 4);
 	ASSERT_TRUE(!present("2026-01-01", "0900.meta.json"));
 	ASSERT_TRUE(!present("2026-01-01", "")); /* its empty folder too */
 	ASSERT_TRUE(present("2026-01-08", "0900.oncpu.folded.gz"));
+	ASSERT_TRUE(present("2026-01-08", "0901.oncpu.folded.gz"));
 	ASSERT_TRUE(present("snapshots", "")); /* kept, though empty */
 	ASSERT_TRUE(present("2026-01-08", "keep.txt"));
-	ASSERT_EQ_INT(st.kept_bytes, 2 * 4096);
+	ASSERT_EQ_INT(st.kept_bytes, 4 * 4096);
 }
 
 TEST(prune_by_size_oldest_first)
