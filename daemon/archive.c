@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* archive.c - write a window's profiles and metadata atomically (temporary name, fsync, rename) */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -15,6 +16,7 @@
 #include "collapse/sbuf.h"
 #include "daemon/archive.h"
 #include "render/flamegraph.h"
+#include "render/pprof.h"
 
 int archive_mkdirs(const char *dir)
 {
@@ -92,39 +94,112 @@ static int gz_write_profile(int fd, struct folded *f)
 		err = sbuf_add(&sb, e[i].stack, e[i].len);
 		if (!err)
 			err = sbuf_addf(&sb, " %" PRIu64 "\n", e[i].weight);
+		errno = 0; /* a failed write leaves its errno (ENOSPC, EFBIG) */
 		if (!err && gzwrite(gz, sb.buf, sb.len) != (int)sb.len)
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 	}
+	errno = 0;
 	if (gzclose(gz) != Z_OK && !err)
 		err = errno ? -errno : -EIO;
 	sbuf_release(&sb);
 	return err;
 }
 
-static int write_profile(const char *dir, const char *stem, const char *kind, struct folded *f)
+/* The files committed so far, so that a window that fails midway can be taken back whole. */
+struct archive_txn {
+	const struct config *cfg;
+	const char *dir, *stem;
+	char done[KIND_MAX * 3 + 1][PATH_MAX];
+	int ndone;
+	uint64_t bytes;
+};
+
+static int txn_commit(struct archive_txn *t, struct atomic_file *af, int err)
+{
+	struct stat st;
+
+	err = atomic_commit(af, err);
+	if (err)
+		return err;
+	if (!stat(af->dst, &st))
+		t->bytes += (uint64_t)st.st_size;
+	strcpy(t->done[t->ndone++], af->dst);
+	return 0;
+}
+
+static void txn_rollback(struct archive_txn *t)
+{
+	while (t->ndone > 0)
+		unlink(t->done[--t->ndone]);
+}
+
+static int write_folded(struct archive_txn *t, const char *kind, struct folded *f)
 {
 	struct atomic_file af;
 	char name[NAME_MAX];
 	int err;
 
-	snprintf(name, sizeof(name), "%s.%s.folded.gz", stem, kind);
-	err = atomic_open(&af, dir, name);
+	snprintf(name, sizeof(name), "%s.%s.folded.gz", t->stem, kind);
+	err = atomic_open(&af, t->dir, name);
 	if (err)
 		return err;
-	return atomic_commit(&af, gz_write_profile(af.fd, f));
+	return txn_commit(t, &af, gz_write_profile(af.fd, f));
+}
+
+static int pprof_to_fd(int fd, struct folded *f, const struct pprof_opts *o)
+{
+	int dupfd = dup(fd), err;
+	FILE *out;
+
+	if (dupfd < 0)
+		return -errno;
+	out = fdopen(dupfd, "wb");
+	if (!out) {
+		close(dupfd);
+		return -errno;
+	}
+	err = pprof_write(f, o, out);
+	if (fclose(out) && !err)
+		err = -errno;
+	return err;
+}
+
+/* Kinds pprof has no sample type for (the hot/cold mix) get no .pb.gz. */
+static int write_pprof(struct archive_txn *t, const char *kind, struct folded *f,
+		       time_t start, time_t end)
+{
+	struct pprof_opts o;
+	struct atomic_file af;
+	char name[NAME_MAX];
+	int err;
+
+	if (t->cfg->no_pprof || pprof_opts_for_kind(&o, kind, t->cfg->freq))
+		return 0;
+	o.time_nanos = (int64_t)start * 1000000000;
+	o.duration_nanos = (int64_t)(end - start) * 1000000000;
+	snprintf(name, sizeof(name), "%s.%s.pb.gz", t->stem, kind);
+	err = atomic_open(&af, t->dir, name);
+	if (err)
+		return err;
+	return txn_commit(t, &af, pprof_to_fd(af.fd, f, &o));
 }
 
 /* The kind's flame graph beside its folded file, titled with kind, host and window. */
-static int write_svg(const char *dir, const char *stem, const char *kind, struct folded *f,
-		     time_t start, time_t end)
+static int svg_to_fd(int fd, struct folded *f, const char *kind, time_t start, time_t end)
 {
-	char name[NAME_MAX], title[NAME_MAX + 128], host[256] = "", from[32], to[32];
-	struct atomic_file af;
+	char title[NAME_MAX + 128], host[256] = "", from[32], to[32];
 	struct fg_opts o;
 	struct tm tm;
 	FILE *out;
-	int err, fd;
+	int err, dupfd = dup(fd);
 
+	out = dupfd < 0 ? NULL : fdopen(dupfd, "w");
+	if (!out) {
+		err = -errno;
+		if (dupfd >= 0)
+			close(dupfd);
+		return err;
+	}
 	fg_opts_init(&o);
 	fg_opts_for_kind(&o, kind);
 	gethostname(host, sizeof(host) - 1);
@@ -132,40 +207,82 @@ static int write_svg(const char *dir, const char *stem, const char *kind, struct
 	strftime(to, sizeof(to), "%H:%M:%S", localtime_r(&end, &tm));
 	snprintf(title, sizeof(title), "%s on %s, %s to %s", kind, host, from, to);
 	o.title = title;
-	snprintf(name, sizeof(name), "%s.%s.svg", stem, kind);
-	err = atomic_open(&af, dir, name);
-	if (err)
-		return err;
-	fd = dup(af.fd);
-	out = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!out) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-		return atomic_commit(&af, err);
-	}
+	errno = 0;
 	err = flamegraph_write(f, &o, out);
 	if (err == -ENODATA) /* weights all zero: the SVG says so */
 		err = 0;
 	if (fclose(out) && !err)
-		err = -EIO;
-	return atomic_commit(&af, err);
+		err = errno ? -errno : -EIO;
+	return err;
 }
 
-static int write_meta(const struct config *cfg, const char *dir, const char *stem,
-		      const struct window *w, time_t end)
+static int write_svg(struct archive_txn *t, const char *kind, struct folded *f, time_t start,
+		     time_t end)
+{
+	struct atomic_file af;
+	char name[NAME_MAX];
+	int err;
+
+	if (t->cfg->no_svg)
+		return 0;
+	snprintf(name, sizeof(name), "%s.%s.svg", t->stem, kind);
+	err = atomic_open(&af, t->dir, name);
+	if (err)
+		return err;
+	return txn_commit(t, &af, svg_to_fd(af.fd, f, kind, start, end));
+}
+
+static void iso_time(char *buf, size_t size, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* host and kernel are written as JSON strings: only characters that need no escape. */
+static void json_safe(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			*s = '_';
+}
+
+static void meta_header(struct sbuf *sb, const struct config *cfg, const struct window *w,
+			const struct archive_info *info)
+{
+	char host[256] = "", from[32], to[32];
+	struct utsname u;
+
+	gethostname(host, sizeof(host) - 1);
+	json_safe(host);
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	json_safe(u.release);
+	iso_time(from, sizeof(from), w->start);
+	iso_time(to, sizeof(to), info->end);
+	sbuf_addf(sb, "{\n  \"host\": \"%s\",\n  \"kernel\": \"%s\",\n", host, u.release);
+	sbuf_addf(sb, "  \"snapshot\": %s,\n", info->snapshot ? "true" : "false");
+	sbuf_addf(sb, "  \"start\": %lld,\n  \"end\": %lld,\n", (long long)w->start,
+		  (long long)info->end);
+	sbuf_addf(sb, "  \"start_utc\": \"%s\",\n  \"end_utc\": \"%s\",\n", from, to);
+	sbuf_addf(sb, "  \"frequency_hz\": %u,\n  \"collectors\": \"%s\",\n", cfg->freq,
+		  info->collectors ? info->collectors : "");
+	sbuf_addf(sb, "  \"frames\": %" PRIu64 ",\n  \"frames_named\": %" PRIu64 ",\n",
+		  info->frames, info->named);
+	sbuf_addf(sb, "  \"named_share\": %.4f,\n",
+		  info->frames ? (double)info->named / (double)info->frames : 1.0);
+}
+
+static int write_meta(struct archive_txn *t, const struct window *w,
+		      const struct archive_info *info)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct atomic_file af;
-	char name[NAME_MAX], host[256] = "";
-	struct utsname u;
+	char name[NAME_MAX];
 	int err;
 
-	gethostname(host, sizeof(host) - 1);
-	uname(&u);
-	sbuf_addf(&sb, "{\n  \"host\": \"%s\",\n  \"kernel\": \"%s\",\n", host, u.release);
-	sbuf_addf(&sb, "  \"start\": %lld,\n  \"end\": %lld,\n  \"frequency_hz\": %u,\n",
-		  (long long)w->start, (long long)end, cfg->freq);
+	meta_header(&sb, t->cfg, w, info);
 	sbuf_addstr(&sb, "  \"profiles\": {");
 	for (int k = 0, first = 1; k < KIND_MAX; k++) {
 		const struct window_stats *st = &w->stats[k];
@@ -182,49 +299,125 @@ static int write_meta(const struct config *cfg, const char *dir, const char *ste
 		first = 0;
 	}
 	err = sbuf_addstr(&sb, "\n  }\n}\n");
-	snprintf(name, sizeof(name), "%s.meta.json", stem);
+	snprintf(name, sizeof(name), "%s.meta.json", t->stem);
 	if (!err)
-		err = atomic_open(&af, dir, name);
+		err = atomic_open(&af, t->dir, name);
 	if (!err) {
 		if (write(af.fd, sb.buf, sb.len) != (ssize_t)sb.len)
 			err = errno ? -errno : -EIO;
-		err = atomic_commit(&af, err);
+		err = txn_commit(t, &af, err);
 	}
 	sbuf_release(&sb);
 	return err;
 }
 
-int archive_write(const struct config *cfg, const struct window *w, time_t end, int snapshot)
+/* Is any name in dir, hidden or not, "STEM." followed by more? */
+static int stem_used(DIR *dh, const char *stem)
 {
-	char dir[PATH_MAX], sub[32], stem[32];
-	time_t t = snapshot ? end : w->start;
+	size_t len = strlen(stem);
+	struct dirent *e;
+
+	rewinddir(dh);
+	while ((e = readdir(dh))) {
+		const char *n = e->d_name + (e->d_name[0] == '.');
+
+		if (!strncmp(n, stem, len) && n[len] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+/* base, or base-2, base-3...: the first that no file of dir uses. Returns 0 or -errno. */
+static int unique_stem(const char *dir, const char *base, char *out, size_t size)
+{
+	DIR *dh = opendir(dir);
+	int err = -EEXIST;
+
+	if (!dh)
+		return -errno;
+	for (int n = 1; n < 10000 && err; n++) {
+		if (n == 1)
+			snprintf(out, size, "%s", base);
+		else
+			snprintf(out, size, "%s-%d", base, n);
+		if (!stem_used(dh, out))
+			err = 0;
+	}
+	closedir(dh);
+	return err;
+}
+
+static int archive_place(const struct config *cfg, const struct window *w,
+			 const struct archive_info *info, char *dir, char *stem)
+{
+	char sub[32], base[32];
+	time_t t = info->snapshot ? info->end : w->start;
 	struct tm tm;
-	int err, written = 0;
+	int err;
 
 	localtime_r(&t, &tm);
-	if (snapshot) {
+	if (info->snapshot) {
 		strcpy(sub, "snapshots");
-		strftime(stem, sizeof(stem), "%Y-%m-%dT%H%M%S", &tm);
+		strftime(base, sizeof(base), "%Y-%m-%dT%H%M%S", &tm);
 	} else {
 		strftime(sub, sizeof(sub), "%Y-%m-%d", &tm);
-		strftime(stem, sizeof(stem), cfg->window_sec % 60 ? "%H%M%S" : "%H%M", &tm);
+		strftime(base, sizeof(base), cfg->window_sec % 60 ? "%H%M%S" : "%H%M", &tm);
 	}
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", cfg->output_dir, sub) >= sizeof(dir))
+	if ((size_t)snprintf(dir, PATH_MAX, "%s/%s", cfg->output_dir, sub) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	err = archive_mkdirs(dir);
-	if (err)
-		return err;
-	for (int k = 0; k < KIND_MAX; k++) {
+	if (!err)
+		err = unique_stem(dir, base, stem, ARCHIVE_STEM_MAX);
+	return err;
+}
+
+static int write_profiles(struct archive_txn *t, const struct window *w, time_t end)
+{
+	int err = 0, written = 0;
+
+	for (int k = 0; k < KIND_MAX && !err; k++) {
 		if (!folded_count(w->profiles[k]))
 			continue;
-		err = write_profile(dir, stem, profile_kind_names[k], w->profiles[k]);
+		err = write_folded(t, profile_kind_names[k], w->profiles[k]);
 		if (!err)
-			err = write_svg(dir, stem, profile_kind_names[k], w->profiles[k], w->start, end);
-		if (err)
-			return err;
+			err = write_svg(t, profile_kind_names[k], w->profiles[k], w->start, end);
+		if (!err)
+			err = write_pprof(t, profile_kind_names[k], w->profiles[k], w->start, end);
 		written++;
 	}
-	if (written)
-		err = write_meta(cfg, dir, stem, w, end);
 	return err ? err : written;
+}
+
+int archive_write(const struct config *cfg, const struct window *w,
+		  const struct archive_info *info, struct archive_result *res)
+{
+	struct archive_txn t = { .cfg = cfg };
+	char dir[PATH_MAX], stem[ARCHIVE_STEM_MAX];
+	int n;
+
+	if (window_empty(w))
+		return 0;
+	n = archive_place(cfg, w, info, dir, stem);
+	if (n)
+		return n;
+	t.dir = dir;
+	t.stem = stem;
+	n = write_profiles(&t, w, info->end);
+	if (n > 0) {
+		int err = write_meta(&t, w, info);
+
+		if (err)
+			n = err;
+	}
+	if (n < 0) {
+		txn_rollback(&t);
+		return n;
+	}
+	if (res && n > 0) {
+		strcpy(res->dir, dir);
+		strcpy(res->stem, stem);
+		res->files = t.ndone;
+		res->bytes = t.bytes;
+	}
+	return n;
 }

@@ -24,6 +24,8 @@ static void format_pids(const struct config *c, char *buf, size_t len);
 static int parse_mem_lib(struct config *c, const char *val, char *err, size_t errlen);
 static void format_mem_lib(const struct config *c, char *buf, size_t len);
 static int parse_states(struct config *c, const char *list, char *err, size_t errlen);
+static int parse_retain_size(struct config *c, const char *val, char *err, size_t errlen);
+static void format_retain_size(const struct config *c, char *buf, size_t len);
 static void format_states(const struct config *c, char *buf, size_t len);
 
 #define FIELD(f) .offset = offsetof(struct config, f), .size = sizeof(((struct config *)0)->f)
@@ -45,6 +47,25 @@ const struct config_option config_options[] = {
 	{ .flag = "output", .short_flag = 'o', .section = "output", .key = "directory",
 	  .type = CONF_STRING, .min = 1, .def = "profiles", .arg = "DIR",
 	  .doc = "where the archives are written", FIELD(output_dir) },
+	{ .flag = "retain-days", .section = "output", .key = "retain-days", .type = CONF_UINT,
+	  .min = 0, .max = 36500, .def = "7", .arg = "DAYS",
+	  .doc = "delete archived windows older than this many days (0: never)", FIELD(retain_days) },
+	{ .flag = "retain-size", .section = "output", .key = "retain-size", .type = CONF_CUSTOM,
+	  .parse = parse_retain_size, .format = format_retain_size, .def = "1G", .arg = "SIZE",
+	  .range = "bytes, or a number with K, M, G or T (powers of 1024)",
+	  .doc = "delete the oldest windows while the archive is larger than this (0: no limit)" },
+	{ .flag = "no-pprof", .section = "output", .key = "no-pprof", .type = CONF_BOOL,
+	  .def = "false", .doc = "write no pprof profile (.pb.gz) beside each folded.gz",
+	  FIELD(no_pprof) },
+	{ .flag = "no-svg", .section = "output", .key = "no-svg", .type = CONF_BOOL,
+	  .def = "false", .doc = "write no flame graph (.svg) beside each folded.gz", FIELD(no_svg) },
+	{ .flag = "run-dir", .section = "daemon", .key = "run-dir", .type = CONF_STRING, .min = 1,
+	  .def = "/run/ember", .arg = "DIR", .doc = "where the control socket and pid file live",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(run_dir) },
+	{ .flag = "metrics", .section = "daemon", .key = "metrics", .type = CONF_STRING,
+	  .def = "", .arg = "ADDR",
+	  .doc = "serve Prometheus metrics on 127.0.0.1:PORT, [::1]:PORT or unix:PATH (empty: off)",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(metrics) },
 	{ .flag = "stack-prefix", .section = "output", .key = "stack-prefix", .type = CONF_ENUM,
 	  .names = prefix_names, .def = "comm", .arg = "comm|pid|tid",
 	  .doc = "first frame of each stack: comm, comm-PID or comm-PID/TID", FIELD(prefix) },
@@ -288,6 +309,57 @@ static int parse_mem_lib(struct config *c, const char *val, char *err, size_t er
 	}
 	strcpy(c->mem_lib, val);
 	return 0;
+}
+
+int config_parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	const char *u;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end) {
+		u = strchr(units, *end);
+		if (!u || (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB")))
+			return -EINVAL;
+		for (long i = 0; i <= u - units; i++) {
+			if (v > UINT64_MAX / 1024)
+				return -EINVAL;
+			v *= 1024;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_retain_size(struct config *c, const char *val, char *err, size_t errlen)
+{
+	if (!config_parse_size(val, &c->retain_bytes))
+		return 0;
+	snprintf(err, errlen, "invalid size '%s' (bytes, or a number with K, M, G or T)", val);
+	return -EINVAL;
+}
+
+static void format_retain_size(const struct config *c, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	uint64_t v = c->retain_bytes;
+	int u = -1;
+
+	while (v && v % 1024 == 0 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
 }
 
 static void format_mem_lib(const struct config *c, char *buf, size_t len)

@@ -50,6 +50,13 @@ struct config {
 	unsigned int mem_age;	 /* live allocations younger than this (s) are not suspects */
 	char mem_lib[4096];	 /* allocator library; "": the C library */
 	char mem_prefix[64];	 /* its symbol prefix ("je_") */
+	/* archive, control and self-metrics */
+	int no_pprof;		 /* no .pb.gz beside each folded.gz */
+	int no_svg;		 /* no flame graph (.svg) beside each folded.gz */
+	unsigned int retain_days; /* delete archives older than this; 0: never */
+	uint64_t retain_bytes;	 /* keep the archive below this size; 0: no limit */
+	char run_dir[256];	 /* control socket and pid file */
+	char metrics[256];	 /* Prometheus endpoint: "" off, HOST:PORT (loopback), unix:PATH */
 };
 
 enum config_type {
@@ -119,6 +126,11 @@ int config_scan_args(int argc, char **argv, struct config_cli *cli, char *err, s
  */
 int config_load(struct config *c, const struct config_cli *cli, int argc, char **argv, char *err,
 		size_t errlen);
+/* Parse a size "512M", "1G", "4096" (K, M, G, T: powers of 1024). Returns 0 or -EINVAL. */
+int config_parse_size(const char *s, uint64_t *out);
+
+/* Parse "oncpu,offcpu" into a collector mask. Returns 0 or -EINVAL. */
+int config_parse_collect(const char *list, unsigned int *mask);
 
 /* Parse a file over c. Returns 0 or -errno with "FILE:LINE: what" in err. */
 int config_load_file(struct config *c, const char *path, char *err, size_t errlen);

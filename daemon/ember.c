@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "collapse/cli.h"
+#include "daemon/control.h"
+#include "daemon/merge.h"
 #include "render/diff.h"
 #include "render/flamegraph.h"
 #include "render/pprof.h"
@@ -19,6 +21,9 @@ static const struct subcommand subcommands[] = {
 	{ "diff", diff_main, "compare two folded profiles, as difffolded.pl" },
 	{ "flamegraph", flamegraph_main, "draw folded stacks as an interactive SVG flame graph" },
 	{ "pprof", pprof_main, "convert folded stacks to a pprof profile" },
+	{ "merge", merge_main, "merge archived windows of a time range into one profile" },
+	{ "snapshot", control_main, "make the running emberd write a snapshot now" },
+	{ "status", control_main, "show what the running emberd collects and writes" },
 	{ NULL, NULL, NULL },
 };
 

@@ -4,7 +4,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "daemon/control.h"
 #include "daemon/emberd.h"
+#include "daemon/metrics.h"
 #include "daemon/log.h"
 
 static const struct {
@@ -43,11 +45,15 @@ int emberd_start(struct emberd *d)
 	d->win = window_new(0);
 	if (!d->win)
 		return -ENOMEM;
+	d->stats.started = time(NULL);
+	if (d->cfg.metrics[0] && !(d->metrics = metrics_new(d->cfg.metrics)))
+		return -errno;
 	emberd_start_collectors(d, d->cfg.collect);
 	if (!d->ncollectors) {
 		log_err("no collector could be started");
 		return -ENODEV;
 	}
+	d->control = control_new(d->cfg.run_dir);
 	return 0;
 }
 
@@ -111,6 +117,10 @@ void emberd_stop(struct emberd *d)
 	for (int i = 0; i < d->ncollectors; i++)
 		d->collectors[i]->free(d->collectors[i]);
 	d->ncollectors = 0;
+	control_free(d->control);
+	d->control = NULL;
+	metrics_free(d->metrics);
+	d->metrics = NULL;
 	window_free(d->win);
 	d->win = NULL;
 	procs_free(d->procs);

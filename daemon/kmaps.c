@@ -41,8 +41,29 @@ __u32 kmaps_flip(volatile __u32 *active)
 	return idle;
 }
 
+static double peak_fill;
+
+double kmaps_peak_fill(void)
+{
+	double f = peak_fill;
+
+	peak_fill = 0;
+	return f;
+}
+
+static void note_fill(int fd, uint64_t entries)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.max_entries &&
+	    (double)entries / info.max_entries > peak_fill)
+		peak_fill = (double)entries / info.max_entries;
+}
+
 int kmaps_drain_raw(int fd, size_t key_size, size_t value_size, kmaps_raw_fn fn, void *ctx)
 {
+	uint64_t entries = 0;
 	char *keys = malloc(key_size * DRAIN_BATCH), *vals = malloc(value_size * DRAIN_BATCH);
 	__u32 batch = 0;
 	void *in = NULL;
@@ -60,6 +81,7 @@ int kmaps_drain_raw(int fd, size_t key_size, size_t value_size, kmaps_raw_fn fn,
 			err = -errno;
 			break;
 		}
+		entries += n;
 		for (__u32 i = 0; i < n && !err; i++)
 			err = fn(ctx, keys + i * key_size, vals + i * value_size);
 		if (err || rc)
@@ -69,6 +91,7 @@ int kmaps_drain_raw(int fd, size_t key_size, size_t value_size, kmaps_raw_fn fn,
 cleanup:
 	free(vals);
 	free(keys);
+	note_fill(fd, entries);
 	return err;
 }
 

@@ -26,6 +26,8 @@ typedef int (*kmaps_entry_fn)(void *ctx, const void *key, uint64_t value);
 
 /* Read and delete every entry of a hash map whose values are __u64. Returns 0 or -errno. */
 int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx);
+/* The fullest a drained map was (entries / max_entries) since the last call. */
+double kmaps_peak_fill(void);
 
 /* The same for any value size: fn gets a pointer to each value. */
 typedef int (*kmaps_raw_fn)(void *ctx, const void *key, const void *value);

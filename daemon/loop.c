@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include "daemon/archive.h"
+#include "daemon/control.h"
 #include "daemon/emberd.h"
 #include "daemon/log.h"
+#include "daemon/metrics.h"
 #include "daemon/notify.h"
 
-enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS, SRC_WATCHDOG };
+enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS, SRC_WATCHDOG, SRC_CONTROL, SRC_METRICS };
 
 struct loop {
 	int epfd, sigfd, timerfd, wdfd;
@@ -84,19 +86,15 @@ static void report_status(const struct emberd *d, int written, time_t end)
 }
 
 /* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
-static int write_window(struct emberd *d, time_t end, int snapshot)
+static int write_window(struct emberd *d, time_t end, int snapshot, struct archive_result *res)
 {
 	unsigned int both = COLLECT_ONCPU | COLLECT_OFFCPU;
 	int n = (d->cfg.collect & both) == both ? window_hotcold(d->win, d->cfg.freq) : 0;
 
 	if (n)
 		log_err("cannot build the hot/cold profile: %s, ignoring", strerror(-n));
-	n = archive_write(&d->cfg, d->win, end, snapshot);
-
-	if (n < 0)
-		log_err("cannot write the %s to '%s': %s", snapshot ? "snapshot" : "window",
-			d->cfg.output_dir, strerror(-n));
-	else if (n > 0)
+	n = emberd_write(d, end, snapshot, res);
+	if (n > 0)
 		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
 	report_status(d, n, end);
 	if (snapshot)
@@ -109,6 +107,12 @@ static int write_window(struct emberd *d, time_t end, int snapshot)
 	d->win = next;
 	symbolizer_end_window(d->sym);
 	return n < 0 ? n : 0;
+}
+
+int emberd_snapshot(struct emberd *d, struct archive_result *res)
+{
+	emberd_drain(d);
+	return write_window(d, now_sec(), 1, res);
 }
 
 static int on_timer(struct emberd *d, struct loop *l)
@@ -124,12 +128,13 @@ static int on_timer(struct emberd *d, struct loop *l)
 	emberd_drain(d);
 	err = 0;
 	if (now >= l->window_end) {
-		err = write_window(d, l->window_end, 0);
+		err = write_window(d, l->window_end, 0, NULL);
 		l->window_end = align_up(now, d->cfg.window_sec);
 		d->win->start = l->window_end - d->cfg.window_sec;
 	}
 	l->next_tick = align_up(now, drain_period(&d->cfg));
-	return err ? err : arm_timer(l);
+	/* A window that could not be written is counted: ticks go on. */
+	return arm_timer(l) ?: err;
 }
 
 static void on_reload(struct emberd *d, struct loop *l)
@@ -160,8 +165,7 @@ static int on_signal(struct emberd *d, struct loop *l)
 	switch (si.ssi_signo) {
 	case SIGUSR1:
 		log_info("SIGUSR1: writing a snapshot");
-		emberd_drain(d);
-		write_window(d, now_sec(), 1);
+		emberd_snapshot(d, NULL);
 		return 0;
 	case SIGHUP:
 		on_reload(d, l);
@@ -225,6 +229,12 @@ static int loop_init(struct emberd *d, struct loop *l)
 	ev.data.u32 = SRC_PROCS;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, procs_fd(d->procs), &ev))
 		return -errno;
+	ev.data.u32 = SRC_CONTROL;
+	if (d->control && epoll_ctl(l->epfd, EPOLL_CTL_ADD, control_fd(d->control), &ev))
+		return -errno;
+	ev.data.u32 = SRC_METRICS;
+	if (d->metrics && epoll_ctl(l->epfd, EPOLL_CTL_ADD, metrics_fd(d->metrics), &ev))
+		return -errno;
 	l->window_end = align_up(now, d->cfg.window_sec);
 	d->win->start = l->window_end - d->cfg.window_sec;
 	l->next_tick = align_up(now, drain_period(&d->cfg));
@@ -272,6 +282,10 @@ int emberd_loop(struct emberd *d)
 				err = on_timer(d, &l);
 			else if (evs[i].data.u32 == SRC_WATCHDOG)
 				on_watchdog(&l);
+			else if (evs[i].data.u32 == SRC_CONTROL)
+				control_serve(d->control, d);
+			else if (evs[i].data.u32 == SRC_METRICS)
+				metrics_serve(d->metrics, d);
 			else
 				procs_consume(d->procs);
 		}
@@ -283,7 +297,7 @@ int emberd_loop(struct emberd *d)
 	procs_consume(d->procs);
 	emberd_drain(d);
 	emberd_drain(d);
-	err = write_window(d, now_sec(), 0);
+	err = write_window(d, now_sec(), 0, NULL);
 cleanup:
 	loop_release(&l);
 	return err;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include "daemon/archdir.h"
 #include "daemon/archive.h"
 #include "daemon/emberd.h"
 #include "daemon/log.h"
@@ -52,6 +53,9 @@ static int preflight(const struct config *cfg)
 			strerror(-err));
 		return err;
 	}
+	err = archdir_clean_temps(cfg->output_dir);
+	if (err > 0)
+		log_info("removed %d temporary file(s) of writes interrupted before", err);
 	return 0;
 }
 
