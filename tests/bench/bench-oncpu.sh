@@ -21,7 +21,7 @@ start_tool() { # start_tool NAME: starts the profiler, sets TOOL_PID
 	case $1 in
 	none) TOOL_PID= ;;
 	emberd)
-		"$B/emberd" -F "$HZ" -o "$TMP/out" >"$TMP/log" 2>&1 & TOOL_PID=$!
+		"$B/emberd" --collect oncpu -F "$HZ" -o "$TMP/out" >"$TMP/log" 2>&1 & TOOL_PID=$!
 		wait_line "$TMP/log" "writing" ;;
 	perf)
 		perf record -q -e cpu-clock -F "$HZ" -a -g -o "$TMP/perf.data" >"$TMP/log" 2>&1 &
