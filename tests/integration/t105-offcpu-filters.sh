@@ -39,7 +39,10 @@ check "--offcpu-state R run" profile "$T_TMP/r" --offcpu-state R --offcpu-min 1
 a=$(weight '^sleeper_a;.*;hrtimer_nanosleep_\[k\]' "$T_TMP/r.folded")
 b=$(weight '^reader_b;.*pipe_read_\[k\]' "$T_TMP/r.folded")
 c=$(weight '^spinner_c;' "$T_TMP/r.folded")
-check "--offcpu-state R has no voluntary sleeps (nanosleep $a us, read $b us)" test "$a$b" = 00
+# A sleeper preempted on its way into or out of nanosleep is rightly counted (state R) under
+# load; the 3 s of voluntary sleep each thread does must not be.
+check "--offcpu-state R has no voluntary sleeps (nanosleep $a us, read $b us)" \
+	test "$a" -lt 30000 -a "$b" -lt 30000
 check "--offcpu-state R has the spinner's preemptions (got $c us)" test "$c" -gt 0
 
 # Kernel threads have no user stack: their second frame is a kernel one.
