@@ -23,6 +23,7 @@ void config_init(struct config *c)
 	c->offcpu_min_us = 1000;
 	c->offcpu_states = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
 	c->prefix = PREFIX_COMM;
+	c->debuginfod_timeout_sec = 3;
 }
 
 static const char usage_text[] =
@@ -48,6 +49,10 @@ static const char usage_text[] =
 	"      --idle              include the idle task (pid 0)\n"
 	"      --raw-names         keep C++ and Rust symbol names mangled (default: demangled)\n"
 	"      --inlines           add inlined functions from DWARF, as name_[i] frames\n"
+	"      --debuginfod URLS   fetch missing debug files by build-id from these debuginfod\n"
+	"                          servers (space-separated; default off, DEBUGINFOD_URLS is\n"
+	"                          not used); cached in OUTPUT/.debuginfod\n"
+	"      --debuginfod-timeout SECONDS  give up each lookup after this (default 3, 1-60)\n"
 	"  -v, --verbose           debug output (libbpf's too)\n"
 	"      --help              this text\n"
 	"      --version           print the version\n"
@@ -192,7 +197,7 @@ int config_parse_states(const char *list, uint32_t *mask)
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
        OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
-       OPT_RAW_NAMES, OPT_INLINES };
+       OPT_RAW_NAMES, OPT_INLINES, OPT_DEBUGINFOD, OPT_DEBUGINFOD_TIMEOUT };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -211,6 +216,8 @@ static const struct option long_opts[] = {
 	{ "offcpu-waker", no_argument, NULL, OPT_OFF_WAKER },
 	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
 	{ "inlines", no_argument, NULL, OPT_INLINES },
+	{ "debuginfod", required_argument, NULL, OPT_DEBUGINFOD },
+	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -285,6 +292,16 @@ static int parse_one(struct config *c, int opt, const char *arg)
 		return 0;
 	case OPT_INLINES:
 		c->inlines = 1;
+		return 0;
+	case OPT_DEBUGINFOD:
+		if (!*arg || strlen(arg) >= sizeof(c->debuginfod_urls))
+			goto bad;
+		strcpy(c->debuginfod_urls, arg);
+		return 0;
+	case OPT_DEBUGINFOD_TIMEOUT:
+		if (parse_uint(arg, 1, 60, &v))
+			goto bad;
+		c->debuginfod_timeout_sec = v;
 		return 0;
 	case OPT_OFF_WAKER:
 		c->offcpu_waker = 1;

@@ -128,3 +128,19 @@ TEST(collect_list)
 	ASSERT_TRUE(config_parse_collect("", &m) < 0);
 	ASSERT_TRUE(config_parse_collect("oncpux", &m) < 0);
 }
+
+TEST(debuginfod_off_by_default_and_bounded_timeout)
+{
+	struct config c;
+
+	ASSERT_EQ_INT(parse(&c, "emberd"), 0);
+	ASSERT_EQ_STR(c.debuginfod_urls, "");
+	ASSERT_EQ_INT(c.debuginfod_timeout_sec, 3);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod http://127.0.0.1:8002 --debuginfod-timeout 10"),
+		      0);
+	ASSERT_EQ_STR(c.debuginfod_urls, "http://127.0.0.1:8002");
+	ASSERT_EQ_INT(c.debuginfod_timeout_sec, 10);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod-timeout 0"), -EINVAL);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod-timeout 61"), -EINVAL);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod"), -EINVAL);
+}
