@@ -50,14 +50,18 @@ static int parse_count(const char *s, size_t len, struct count *c)
 	return 0;
 }
 
-/* Split "stack<space>count": the count follows the last whitespace. Returns 0 or -EINVAL. */
+/*
+ * Split "stack<space>count": the count follows the last whitespace. Only digits and '.' can
+ * make a count, so the scan stops at anything else: a line costs the length of its count, not
+ * of its stack. Returns 0 or -EINVAL.
+ */
 static int split_last(const char *line, size_t len, size_t *stack_len, struct count *c)
 {
 	size_t w = len;
 
-	while (w > 0 && !text_is_space(line[w - 1]))
+	while (w > 0 && (text_is_digit(line[w - 1]) || line[w - 1] == '.'))
 		w--;
-	if (w == 0 || parse_count(line + w, len - w, c))
+	if (w == 0 || !text_is_space(line[w - 1]) || parse_count(line + w, len - w, c))
 		return -EINVAL;
 	*stack_len = w - 1;
 	return 0;

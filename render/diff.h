@@ -3,9 +3,9 @@
 #ifndef EMBER_DIFF_H
 #define EMBER_DIFF_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-
-#include "collapse/folded.h"
 
 struct diff_opts {
 	int normalize; /* scale the first profile's counts to the second's total */
@@ -13,14 +13,26 @@ struct diff_opts {
 };
 
 /*
- * Write "stack count1 count2" for every stack of either profile, sorted by stack, as
- * difffolded.pl does (its order is hash order). Returns 0, -ENOMEM or -EIO.
+ * The stacks of two profiles with a count from each. Stacks are not copied: the text given to
+ * diff_add_text() must outlive the diff (unless hex is stripped, which makes copies).
  */
-int diff_write(const struct folded *before, const struct folded *after, const struct diff_opts *o,
-	       FILE *out);
+struct diff;
 
-/* Replace every 0x<hex digits> in the stacks of src by "0x..." into dst. Returns 0 or -errno. */
-int diff_strip_hex(struct folded *dst, const struct folded *src);
+struct diff *diff_new(const struct diff_opts *o);
+void diff_free(struct diff *d);
+
+/*
+ * Add the folded lines in text (len bytes) to profile side (0: before, 1: after); a line's
+ * last count is the one taken, as difffolded.pl does. Malformed lines are skipped and counted
+ * in *ignored. Returns 0 or -ENOMEM.
+ */
+int diff_add_text(struct diff *d, int side, const char *text, size_t len, uint64_t *ignored);
+
+/*
+ * Write "stack count_before count_after" for every stack of either profile: the first
+ * profile's stacks in the order first seen, then those only in the second. Returns 0 or -EIO.
+ */
+int diff_write(struct diff *d, FILE *out);
 
 /* `ember diff` */
 int diff_main(int argc, char **argv);

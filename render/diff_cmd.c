@@ -5,8 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "collapse/zfile.h"
 #include "render/diff.h"
+#include "render/textfile.h"
 
 static const char usage[] =
 	"usage: ember diff [-n] [-s] BEFORE.folded AFTER.folded > diff.folded\n"
@@ -15,42 +15,32 @@ static const char usage[] =
 	"  -n   normalize: scale the first profile's counts to the second's total\n"
 	"  -s   strip hex numbers (addresses) so that they match across runs\n";
 
-/* Read path into a new profile (hex stripped if asked). NULL after printing an error. */
-static struct folded *load(const char *path, int strip_hex)
+/* Add one file to side of d. Returns 0 or 1 after printing an error. */
+static int load(struct diff *d, int side, const char *path, struct textfile *t)
 {
-	struct folded_read_stats st = { 0, 0 };
-	struct folded *f = folded_new(), *g = NULL;
-	FILE *in = zfile_open(path);
-	int err;
+	uint64_t ignored = 0;
+	int err = textfile_open(t, path);
 
-	if (!in) {
-		fprintf(stderr, "ember diff: cannot open '%s': %s\n", path, strerror(errno));
-		folded_free(f);
-		return NULL;
+	if (err) {
+		fprintf(stderr, "ember diff: cannot open '%s': %s\n", path, strerror(-err));
+		return 1;
 	}
-	err = f ? folded_read(f, in, &st) : -ENOMEM;
-	fclose(in);
-	if (!err && strip_hex) {
-		g = folded_new();
-		err = g ? diff_strip_hex(g, f) : -ENOMEM;
-		folded_free(f);
-		f = g;
-	}
+	err = diff_add_text(d, side, t->data ? t->data : "", t->len, &ignored);
 	if (err) {
 		fprintf(stderr, "ember diff: cannot read '%s': %s\n", path, strerror(-err));
-		folded_free(f);
-		return NULL;
+		return 1;
 	}
-	if (st.ignored)
+	if (ignored)
 		fprintf(stderr, "ember diff: ignored %" PRIu64 " lines with invalid format in '%s'\n",
-			st.ignored, path);
-	return f;
+			ignored, path);
+	return 0;
 }
 
 int diff_main(int argc, char **argv)
 {
 	struct diff_opts o = { 0, 0 };
-	struct folded *a = NULL, *b = NULL;
+	struct textfile t[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } };
+	struct diff *d = NULL;
 	int opt, rc = 1, err;
 
 	optind = 1;
@@ -74,18 +64,18 @@ int diff_main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	a = load(argv[optind], o.strip_hex);
-	b = a ? load(argv[optind + 1], o.strip_hex) : NULL;
-	if (!a || !b)
+	d = diff_new(&o);
+	if (!d || load(d, 0, argv[optind], &t[0]) || load(d, 1, argv[optind + 1], &t[1]))
 		goto cleanup;
-	err = diff_write(a, b, &o, stdout);
+	err = diff_write(d, stdout);
 	if (fflush(stdout) && !err)
 		err = -EIO;
 	if (err)
 		fprintf(stderr, "ember diff: cannot write: %s\n", strerror(-err));
 	rc = err ? 1 : 0;
 cleanup:
-	folded_free(a);
-	folded_free(b);
+	diff_free(d);
+	textfile_close(&t[0]);
+	textfile_close(&t[1]);
 	return rc;
 }

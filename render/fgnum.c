@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/fgnum.h"
@@ -23,6 +24,23 @@ static size_t put_uint(char *buf, uint64_t v)
 	return n;
 }
 
+/* Whether x scaled to s, rounded to r, is surely what printf prints: not near a tie, not huge. */
+static int plain_rounding(double x, double s, double r)
+{
+	return fabs(x) < 1e12 && !(fabs(fabs(s - r) - 0.5) < 1e-6) && !(r == 0 && signbit(x));
+}
+
+double fgnum_rounded(double x, int decimals)
+{
+	double s = x * scales[decimals], r = nearbyint(s);
+	char b[FGNUM_MAX];
+
+	if (plain_rounding(x, s, r))
+		return r / scales[decimals];
+	fgnum_fixed(b, x, decimals);
+	return strtod(b, NULL);
+}
+
 size_t fgnum_fixed(char *buf, double x, int decimals)
 {
 	double s = x * scales[decimals], r = nearbyint(s);
@@ -30,7 +48,7 @@ size_t fgnum_fixed(char *buf, double x, int decimals)
 	size_t n = 0;
 
 	/* near a tie, or too big: let printf round the exact binary value */
-	if (!(fabs(x) < 1e12) || fabs(fabs(s - r) - 0.5) < 1e-6 || (r == 0 && signbit(x))) {
+	if (!plain_rounding(x, s, r)) {
 		int k = snprintf(buf, FGNUM_MAX, "%.*f", decimals, x);
 
 		return k < FGNUM_MAX ? (size_t)k : FGNUM_MAX - 1;
@@ -68,6 +86,8 @@ size_t fgnum_perl(char *buf, double x)
 		buf[n] = '\0';
 		return n;
 	}
+	if (x * 10 == floor(x * 10) && fabs(x) < 1e13) /* one decimal, as frame centres have */
+		return fgnum_fixed(buf, x, 1);
 	int k = snprintf(buf, FGNUM_MAX, "%.15g", x);
 
 	return k < FGNUM_MAX ? (size_t)k : FGNUM_MAX - 1;

@@ -7,6 +7,8 @@
 
 /* "%.<decimals>f" (decimals 0..4), rounding exactly as printf does. Returns the length. */
 size_t fgnum_fixed(char *buf, double x, int decimals);
+/* The value that fgnum_fixed() prints for x, as a number. */
+double fgnum_rounded(double x, int decimals);
 /* A number as Perl prints it: "%.15g". */
 size_t fgnum_perl(char *buf, double x);
 /* "%.0f" with thousands separators: "1,234,567". */

@@ -10,7 +10,7 @@
 #include "render/fgsvg.h"
 #include "render/xmlesc.h"
 
-#define FLUSH_AT (64 * 1024)
+#define FLUSH_AT (16 * 1024)
 #define FRAMEPAD 1
 
 struct svg {
@@ -268,8 +268,7 @@ static void info(struct svg *s, const struct fg_frame *fr, double width)
 	char b[FGNUM_MAX];
 	double samples, total = s->timemax * o->factor;
 
-	fgnum_fixed(b, width * o->factor, 0);
-	samples = strtod(b, NULL);
+	samples = fgnum_rounded(width * o->factor, 0);
 	if (fr->depth == 0)
 		PUTS(s, "all");
 	else
@@ -298,6 +297,24 @@ static void info(struct svg *s, const struct fg_frame *fr, double width)
 	PUTS(s, "%)");
 }
 
+/* "rgb(r,g,b)" without printf: one per frame. */
+static void rgb_text(char *b, struct rgb c)
+{
+	const unsigned char v[3] = { c.r, c.g, c.b };
+	size_t n = 4;
+
+	memcpy(b, "rgb(", 4);
+	for (int i = 0; i < 3; i++) {
+		if (v[i] >= 100)
+			b[n++] = (char)('0' + v[i] / 100);
+		if (v[i] >= 10)
+			b[n++] = (char)('0' + v[i] / 10 % 10);
+		b[n++] = (char)('0' + v[i] % 10);
+		b[n++] = i < 2 ? ',' : ')';
+	}
+	b[n] = '\0';
+}
+
 static void color(struct svg *s, const struct fg_frame *fr)
 {
 	const struct fg_opts *o = s->o;
@@ -324,7 +341,7 @@ static void color(struct svg *s, const struct fg_frame *fr)
 		c = palette_diff(fr->delta, s->maxdelta, o->negate);
 	else
 		c = palette_color(o->palette, o->color_mode, fr->name, fr->len, fr->waker);
-	snprintf(b, sizeof(b), "rgb(%u,%u,%u)", c.r, c.g, c.b);
+	rgb_text(b, c);
 	puts_(s, b);
 	if (!s->differential && o->palette_map &&
 	    namemap_set(o->palette_map, fr->name, fr->len, b))
@@ -359,16 +376,13 @@ static void rect_x(struct svg *s, double x1)
 
 static void rect_w(struct svg *s, double x1, double x2)
 {
-	char a[FGNUM_MAX], b[FGNUM_MAX];
-
 	if (s->fluid) {
 		fixed(s, 100 * (x2 - x1) / s->width, 4);
 		PUTS(s, "%");
 		return;
 	}
-	fgnum_fixed(a, x1, 1);
-	fgnum_fixed(b, x2, 1);
-	fixed(s, strtod(b, NULL) - strtod(a, NULL), 1);
+	/* flamegraph.pl: the width between the x coordinates as printed */
+	fixed(s, fgnum_rounded(x2, 1) - fgnum_rounded(x1, 1), 1);
 }
 
 static void frame(struct svg *s, const struct fg_frame *fr)

@@ -9,11 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collapse/input.h"
-#include "collapse/sbuf.h"
 #include "collapse/folded.h"
 #include "render/flamegraph.h"
 #include "render/palette.h"
+#include "render/textfile.h"
 
 #define PALETTE_FILE "palette.map"
 
@@ -245,7 +244,8 @@ static int parse_option(struct cmd *c, int opt, const char *arg)
 }
 
 struct rows {
-	struct sbuf stacks; /* every stack's bytes; rows hold offsets until the end */
+	struct textfile *files; /* the rows point into them */
+	int nfiles;
 	struct fg_row *v;
 	size_t n, cap;
 	uint64_t ignored;
@@ -255,7 +255,7 @@ struct rows {
 static int rows_add(struct rows *r, const struct folded_line *fl)
 {
 	if (r->n == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 4096;
+		size_t ncap = r->cap ? r->cap * 2 : 1024;
 		struct fg_row *nv = realloc(r->v, ncap * sizeof(*nv));
 
 		if (!nv)
@@ -263,39 +263,69 @@ static int rows_add(struct rows *r, const struct folded_line *fl)
 		r->v = nv;
 		r->cap = ncap;
 	}
-	r->v[r->n] = (struct fg_row){ (const char *)(uintptr_t)r->stacks.len, fl->stack_len,
-				      fl->counts[fl->ncounts - 1], fl->counts[0] };
+	r->v[r->n++] = (struct fg_row){ fl->stack, fl->stack_len, fl->counts[fl->ncounts - 1],
+					fl->counts[0] };
 	if (fl->ncounts == 2)
 		r->differential = 1;
-	r->n++;
-	return sbuf_add(&r->stacks, fl->stack, fl->stack_len);
+	return 0;
 }
 
-/* Every line of the input, in order. Returns 0 or -errno. */
-static int read_rows(struct rows *r, struct input *in)
+/* Every line of text, in order. Returns 0 or -ENOMEM. */
+static int add_text(struct rows *r, const char *text, size_t len)
 {
-	const char *line;
-	size_t len;
-	int more, err = 0;
+	const char *p = text, *end = text + len;
 
-	while (!err && (more = lines_next(&in->lines, &line, &len)) > 0) {
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t llen = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		struct folded_line fl;
 
-		if (folded_parse_line(line, len, &fl) == 0)
-			err = rows_add(r, &fl);
-		else if (len && !(len == 1 && line[0] == '\r'))
+		if (folded_parse_line(p, llen, &fl) == 0) {
+			if (rows_add(r, &fl))
+				return -ENOMEM;
+		} else if (llen && !(llen == 1 && p[0] == '\r')) {
 			r->ignored++;
+		}
+		p += llen + 1;
 	}
-	if (err)
-		return err;
-	for (size_t i = 0; i < r->n; i++)
-		r->v[i].stack = r->stacks.buf + (uintptr_t)r->v[i].stack;
-	return more;
+	return 0;
+}
+
+/* Read every file (none: stdin). Returns 0 or 1 after printing an error. */
+static int read_rows(struct rows *r, char **paths, int npaths)
+{
+	char dash[] = "-", *stdin_path[] = { dash };
+	int n = npaths ? npaths : 1;
+
+	if (!npaths)
+		paths = stdin_path;
+	r->files = calloc((size_t)n, sizeof(*r->files));
+	if (!r->files)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		int err = textfile_open(&r->files[i], paths[i]);
+
+		if (err) {
+			fprintf(stderr, "ember flamegraph: cannot open '%s': %s\n", paths[i],
+				strerror(-err));
+			return 1;
+		}
+		r->nfiles++;
+		err = add_text(r, r->files[i].data, r->files[i].len);
+		if (err) {
+			fprintf(stderr, "ember flamegraph: cannot read '%s': %s\n", paths[i],
+				strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static void rows_release(struct rows *r)
 {
-	sbuf_release(&r->stacks);
+	for (int i = 0; i < r->nfiles; i++)
+		textfile_close(&r->files[i]);
+	free(r->files);
 	free(r->v);
 }
 
@@ -398,20 +428,11 @@ static void warnings(const struct cmd *c, const struct rows *r, const struct fg_
 
 static int render(struct cmd *c, char **files, int nfiles)
 {
-	struct rows r = { .stacks = SBUF_INIT };
+	struct rows r = { 0 };
 	struct fg_stats st = { 0 };
-	struct input in;
-	const char *bad = NULL;
-	int err = input_open(&in, files, nfiles, &bad);
+	int err;
 
-	if (err) {
-		fprintf(stderr, "ember flamegraph: cannot open '%s': %s\n", bad, strerror(-err));
-		return 1;
-	}
-	err = read_rows(&r, &in);
-	input_close(&in);
-	if (err) {
-		fprintf(stderr, "ember flamegraph: cannot read the input: %s\n", strerror(-err));
+	if (read_rows(&r, files, nfiles)) {
 		rows_release(&r);
 		return 1;
 	}

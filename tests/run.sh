@@ -51,8 +51,9 @@ if [ "$unit_only" -eq 0 ]; then
 	for t in "$EMBER_SRC"/tests/golden/run-*.sh; do
 		[ -f "$t" ] && run_one "${t#"$EMBER_SRC"/tests/}" bash "$t"
 	done
-	for t in "$EMBER_SRC"/tests/integration/t[0-9]*.sh; do
-		# Integration tests load the whole host; one checkout at a time.
+	# Browser tests time a big graph, and integration tests load the whole host: one
+	# checkout at a time.
+	for t in "$EMBER_SRC"/tests/browser/run-*.sh "$EMBER_SRC"/tests/integration/t[0-9]*.sh; do
 		[ -f "$t" ] && run_one "${t#"$EMBER_SRC"/tests/}" flock "${EMBER_LOCK:-/tmp/ember-integration.lock}" bash "$t"
 	done
 fi

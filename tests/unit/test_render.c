@@ -246,20 +246,41 @@ TEST(script_fits_in_cdata)
 	ASSERT_TRUE(!strstr(fg_script, "]]>"));
 }
 
-TEST(diff_strips_hex)
+static char *diff_of(const struct diff_opts *o, const char *a, const char *b, uint64_t *ign)
 {
-	struct folded *src = folded_new(), *dst = folded_new();
-	const struct folded_entry *e;
-	size_t iter = 0;
+	struct diff *d = diff_new(o);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
 
-	folded_add(src, "a;0x1f;b0xz;0x", 14, 2);
-	folded_add(src, "a;0xABC;b0xz;0x", 15, 3);
-	ASSERT_EQ_INT(diff_strip_hex(dst, src), 0);
-	ASSERT_EQ_INT(folded_count(dst), 1);
-	e = folded_next(dst, &iter);
-	ASSERT_EQ_INT(e->len, 15);
-	ASSERT_TRUE(!memcmp(e->stack, "a;0x...;b0xz;0x", 15));
-	ASSERT_EQ_INT(e->weight, 5);
-	folded_free(src);
-	folded_free(dst);
+	*ign = 0;
+	if (!d || diff_add_text(d, 0, a, strlen(a), ign) || diff_add_text(d, 1, b, strlen(b), ign) ||
+	    diff_write(d, out))
+		buf = NULL;
+	fclose(out);
+	diff_free(d);
+	return buf;
+}
+
+TEST(diff_side_by_side)
+{
+	struct diff_opts o = { 0, 0 };
+	uint64_t ign;
+	char *s = diff_of(&o, "a;b 10\na;c 5\nbad\na;b 1\n", "a;d 2\na;b 3 4\r\n", &ign);
+
+	ASSERT_EQ_STR(s, "a;b 11 4\na;c 5 0\na;d 0 2\n");
+	ASSERT_EQ_INT(ign, 1);
+	free(s);
+}
+
+TEST(diff_normalizes_and_strips_hex)
+{
+	struct diff_opts o = { 1, 1 };
+	uint64_t ign;
+	char *s = diff_of(&o, "a;0x1f;b0xz 3\na;0xABC;b0xz 4\nc 3\n", "c 20\na;0xdd;b0xz 0.5\n",
+			  &ign);
+
+	/* totals 10 and 20.5: int(7 * 20.5 / 10) = 14 */
+	ASSERT_EQ_STR(s, "a;0x...;b0xz 14 0.5\nc 6 20\n");
+	free(s);
 }
