@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_config.c - emberd's command line */
+#include <errno.h>
 #include <unistd.h>
 #include <linux/types.h>
 
