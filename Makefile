@@ -31,7 +31,8 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev \
 	libiberty-dev pkg-config make
-TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux time libc6-dbg debuginfod
+TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux time libc6-dbg libjemalloc2 \
+	debuginfod
 
 ifeq ($(V),1)
 Q =
@@ -134,6 +135,7 @@ $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
 	$(Q)CLANG=$(CLANG) tests/fixtures/sym/build.sh $(abspath tests/fixtures/sym) $(abspath $(@D))
 
 $(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms $(OUTPUT)/tests/test_debuginfod: $(OUTPUT)/fixtures/sym/stamp
+$(OUTPUT)/tests/test_addr2line: $(OUTPUT)/workloads/inlined
 
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.
 $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
@@ -144,10 +146,19 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 # Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
 FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c \
 	daemon/inlines.c
-$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard collapse/*.c render/*.c daemon/*.c) | $(OUTPUT)/fuzz
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c) \
+		| $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
-	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$(OUTPUT) -D_GNU_SOURCE \
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-I. -I$(OUTPUT) -D_GNU_SOURCE \
 		$< $(wildcard collapse/*.c render/*.c) $(FUZZ_DAEMON_SRCS) -o $@ $(LDLIBS)
+
+# Stack fuzzer seeds: the head of every golden capture and folded file.
+STACK_SEEDS := $(wildcard tests/golden/collapse/*.txt* tests/golden/collapse/expected/*.folded)
+$(OUTPUT)/fixtures/stacks/stamp: $(STACK_SEEDS)
+	$(call msg,FIXTURE,$(@D))
+	$(Q)mkdir -p $(@D) && for f in $(STACK_SEEDS); do \
+		zcat -f "$$f" | head -c 16384 >"$(@D)/$$(basename "$$f" .gz)"; done && touch $@
 
 run: all
 	$(OUTPUT)/emberd -o profiles $(ARGS)
@@ -163,7 +174,7 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS) $(BENCH_TOOLS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp
+fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 sanitize:

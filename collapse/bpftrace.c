@@ -38,9 +38,8 @@ static bool entry_close(const char *s, size_t len, size_t *key_len, uint64_t *co
 		    !text_is_digit(s[d]))
 			continue;
 		for (; d < len && text_is_digit(s[d]); d++) {
-			if (v > (UINT64_MAX - 9) / 10)
+			if (!text_add_digit(&v, s[d]))
 				return false;
-			v = v * 10 + (uint64_t)(s[d] - '0');
 		}
 		*key_len = i;
 		*count = v;

@@ -12,7 +12,7 @@ struct bpftrace_stats {
 	uint64_t lines;
 	uint64_t unrecognized; /* lines outside a map entry that are no header */
 	uint64_t entries;
-	uint64_t incomplete;   /* an entry cut short by the end of the input (0 or 1) */
+	uint64_t incomplete; /* an entry cut short by the end of the input (0 or 1) */
 };
 
 /*

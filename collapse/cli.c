@@ -52,6 +52,8 @@ static const char usage_text[] =
 	"  --addrs               include raw addresses where symbols can't be found\n"
 	"  --event-filter=EVENT  keep this event only (default: the first one seen)\n"
 	"  --srcline             input is from 'perf script -F+srcline': add source lines\n"
+	"  --inline              expand inlined functions from each binary's DWARF (libdw)\n"
+	"  --context             with --inline, add file:line to those frames\n"
 	"\n"
 	"common options:\n"
 	"  --merge-recursion     fold direct recursion (as stackcollapse-recursive.pl)\n"
@@ -80,6 +82,8 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "addrs", no_argument, NULL, 'A' },
 	{ "srcline", no_argument, NULL, 's' },
+	{ "inline", no_argument, NULL, 'i' },
+	{ "context", no_argument, NULL, 'c' },
 	{ "event-filter", required_argument, NULL, OPT_EVENT },
 	{ "merge-recursion", no_argument, NULL, OPT_MERGE_RECURSION },
 	{ "only-comm", required_argument, NULL, OPT_ONLY_COMM },
@@ -97,9 +101,15 @@ static int parse_value(struct cli *c, int opt, const char *arg)
 	char *end;
 
 	switch (opt) {
-	case OPT_EVENT: c->perf.event = arg; return 0;
-	case OPT_ONLY_COMM: c->filter.comm = arg; break;
-	case OPT_ONLY_FRAME: c->filter.frame_re = arg; break;
+	case OPT_EVENT:
+		c->perf.event = arg;
+		return 0;
+	case OPT_ONLY_COMM:
+		c->filter.comm = arg;
+		break;
+	case OPT_ONLY_FRAME:
+		c->filter.frame_re = arg;
+		break;
 	case OPT_ONLY_PID:
 		errno = 0;
 		c->filter.pid = strtol(arg, &end, 10);
@@ -124,17 +134,45 @@ static int parse_options(struct cli *c, int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
 		switch (opt) {
-		case 'p': c->perf.pid = true; break;
-		case 't': c->perf.tid = true; break;
-		case 'k': c->perf.kernel = true; break;
-		case 'j': c->perf.jit = true; break;
-		case 'a': c->perf.kernel = c->perf.jit = true; break;
-		case 'A': c->perf.addrs = true; break;
-		case 's': c->perf.srcline = true; break;
-		case OPT_MERGE_RECURSION: c->merge_recursion = true; break;
-		case OPT_EXCLUDE: c->filter.invert = 1; break;
-		case 'h': fputs(usage_text, stdout); return 1;
-		case '?': fputs(usage_text, stderr); return -EINVAL;
+		case 'p':
+			c->perf.pid = true;
+			break;
+		case 't':
+			c->perf.tid = true;
+			break;
+		case 'k':
+			c->perf.kernel = true;
+			break;
+		case 'j':
+			c->perf.jit = true;
+			break;
+		case 'a':
+			c->perf.kernel = c->perf.jit = true;
+			break;
+		case 'A':
+			c->perf.addrs = true;
+			break;
+		case 's':
+			c->perf.srcline = true;
+			break;
+		case 'i':
+			c->perf.inlined = true;
+			break;
+		case 'c':
+			c->perf.context = true;
+			break;
+		case OPT_MERGE_RECURSION:
+			c->merge_recursion = true;
+			break;
+		case OPT_EXCLUDE:
+			c->filter.invert = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case '?':
+			fputs(usage_text, stderr);
+			return -EINVAL;
 		default:
 			if (parse_value(c, opt, optarg)) {
 				fprintf(stderr, "ember collapse: invalid value '%s', see --help\n",
@@ -160,9 +198,9 @@ static int fold_perf(struct cli *c, struct lines *lr, struct folded *f)
 	warn_count(st.unrecognized, "unrecognized lines skipped");
 	if (st.filtered)
 		fprintf(stderr,
-			"ember collapse: %" PRIu64 " samples of other events than '%s' (first "
+			"ember collapse: %" PRIu64 " samples of events other than '%s' (such as "
 			"'%s') skipped; choose one with --event-filter\n",
-			st.filtered, c->perf.event ? c->perf.event : "the first", st.other_event);
+			st.filtered, st.event, st.other_event);
 	warn_count(st.incomplete, "last sample without its closing blank line (truncated "
 				  "input?) ignored");
 	return err;
@@ -214,10 +252,14 @@ static int fold(struct cli *c, struct lines *lr, struct folded *f)
 		}
 	}
 	switch (c->format) {
-	case FORMAT_BPFTRACE: return fold_bpftrace(lr, f);
-	case FORMAT_STAP: return fold_stap(lr, f);
-	case FORMAT_FOLDED: return fold_folded(lr, f);
-	default: return fold_perf(c, lr, f);
+	case FORMAT_BPFTRACE:
+		return fold_bpftrace(lr, f);
+	case FORMAT_STAP:
+		return fold_stap(lr, f);
+	case FORMAT_FOLDED:
+		return fold_folded(lr, f);
+	default:
+		return fold_perf(c, lr, f);
 	}
 }
 
@@ -291,7 +333,10 @@ int collapse_main(int argc, char **argv)
 		return 1;
 	}
 	err = run(&c, &in);
-	if (err && err != -EINVAL)
+	if (err == -EOVERFLOW)
+		fprintf(stderr,
+			"ember collapse: weights past 2^64 - 1 in total, nothing written\n");
+	else if (err && err != -EINVAL)
 		fprintf(stderr, "ember collapse: %s\n", strerror(-err));
 	input_close(&in);
 	return err ? 1 : 0;

@@ -21,15 +21,13 @@ struct count {
 /* A count as flamegraph.pl reads it: \d+(\.\d*)? in full. Returns 0 or -EINVAL. */
 static int parse_count(const char *s, size_t len, struct count *c)
 {
-	char tmp[MAX_NUMBER_LEN + 1];
+	char tmp[MAX_NUMBER_LEN + 2];
 	size_t i = 0;
 	uint64_t v = 0;
 
-	for (; i < len && text_is_digit(s[i]); i++) {
-		if (v > (UINT64_MAX - 9) / 10)
+	for (; i < len && text_is_digit(s[i]); i++)
+		if (!text_add_digit(&v, s[i]))
 			return -EINVAL;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
 	if (i == 0 || (i < len && s[i] != '.'))
 		return -EINVAL;
 	c->whole = v;
@@ -40,13 +38,16 @@ static int parse_count(const char *s, size_t len, struct count *c)
 	for (size_t j = i + 1; j < len; j++)
 		if (!text_is_digit(s[j]))
 			return -EINVAL;
-	if (len > MAX_NUMBER_LEN)
+	if (len - i > MAX_NUMBER_LEN)
 		return -EINVAL;
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
-	c->value = strtod(tmp, NULL);
-	c->whole = (uint64_t)floor(c->value);
-	c->frac = c->value - floor(c->value);
+	/* the whole part stays exact; only the fraction goes through a double */
+	tmp[0] = '0';
+	memcpy(tmp + 1, s + i, len - i);
+	tmp[len - i + 1] = '\0';
+	c->frac = strtod(tmp, NULL);
+	if (c->frac >= 1) /* ".99999999999999999999" rounds up */
+		c->frac = nextafter(1, 0);
+	c->value = (double)v + c->frac;
 	return 0;
 }
 
@@ -122,7 +123,8 @@ static int add_line(struct folded *f, const char *line, size_t len, bool *ignore
 	if (c[0].frac == 0)
 		err = folded_add(f, line, stack_len, c[0].whole);
 	else
-		err = folded_add_value(f, line, stack_len, c[0].value);
+		err = folded_add_entry(
+			f, &(struct folded_entry){ line, stack_len, c[0].whole, c[0].frac });
 	return err;
 }
 

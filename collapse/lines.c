@@ -67,7 +67,8 @@ int lines_next(struct lines *lr, const char **line, size_t *len)
 			return 1;
 		}
 		if (lr->eof) {
-			if (lr->pos == lr->end && lr->next_file && (lr->in = lr->next_file(lr->ctx))) {
+			if (lr->pos == lr->end && lr->next_file &&
+			    (lr->in = lr->next_file(lr->ctx))) {
 				lr->eof = 0;
 				continue;
 			}

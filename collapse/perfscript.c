@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collapse/addr2line.h"
 #include "collapse/perfscript.h"
 #include "collapse/sbuf.h"
 #include "collapse/stackbuf.h"
@@ -19,13 +20,13 @@ struct parser {
 	struct perfscript_stats *st;
 	struct lines *lr;
 	struct folded *out;
-	struct sbuf event;   /* the event kept; empty until the first one when defaulted */
-	bool defaulted;
-	struct sbuf pname;   /* process frame of the current sample; len 0: none */
+	struct sbuf event; /* the event kept; empty until the first one when defaulted */
+	struct sbuf pname; /* process frame of the current sample; len 0: none */
 	uint64_t period;
 	struct stackbuf stack; /* the current sample's frames */
-	struct sbuf line;    /* a copy of the frame line while -F+srcline lines are read */
+	struct sbuf line;      /* a copy of the frame line while -F+srcline lines are read */
 	struct sbuf src;
+	struct addr2line *a2l; /* with --inline */
 };
 
 static bool span_eq(struct span s, const char *lit)
@@ -46,9 +47,8 @@ static int parse_period(struct span d, uint64_t *period)
 	uint64_t v = 0;
 
 	for (size_t i = 0; i < d.len; i++) {
-		if (v > (UINT64_MAX - 9) / 10)
+		if (!text_add_digit(&v, d.p[i]))
 			return -EOVERFLOW;
-		v = v * 10 + (uint64_t)(d.p[i] - '0');
 	}
 	*period = d.len == 0 || span_eq(d, "0") ? 1 : v;
 	return 0;
@@ -173,11 +173,11 @@ static int start_sample(struct parser *ps, const char *s, size_t len)
 	if (match_period_event(s, len, &period, &event)) {
 		if (!ps->event.len) {
 			/* by default only the first event seen: mixing events misleads */
-			ps->defaulted = true;
 			if (sbuf_add(&ps->event, event.p, event.len))
 				return -ENOMEM;
-		} else if (event.len != ps->event.len || memcmp(event.p, ps->event.buf, event.len)) {
-			if (ps->defaulted && !ps->st->filtered)
+		} else if (event.len != ps->event.len ||
+			   memcmp(event.p, ps->event.buf, event.len)) {
+			if (!ps->st->filtered)
 				snprintf(ps->st->other_event, sizeof(ps->st->other_event), "%.*s",
 					 (int)event.len, event.p);
 			ps->st->filtered++;
@@ -197,9 +197,9 @@ static int start_sample(struct parser *ps, const char *s, size_t len)
 	sbuf_setlen(&ps->pname, 0);
 	err = sbuf_add(&ps->pname, comm.p, comm.len);
 	if (!err && (ps->o->tid || ps->o->pid))
-		err = sbuf_addf(&ps->pname, "-%.*s", (int)pidlen, pidstr);
+		err = sbuf_addch(&ps->pname, '-') ?: sbuf_add(&ps->pname, pidstr, pidlen);
 	if (!err && ps->o->tid)
-		err = sbuf_addf(&ps->pname, "/%.*s", (int)tid.len, tid.p);
+		err = sbuf_addch(&ps->pname, '/') ?: sbuf_add(&ps->pname, tid.p, tid.len);
 	if (err)
 		return err;
 	for (char *c = ps->pname.buf; (c = memchr(c, ' ', ps->pname.buf + ps->pname.len - c));)
@@ -221,17 +221,26 @@ static int add_unknown(struct parser *ps, struct span pc, struct span mod, bool 
 	} else {
 		*is_unknown = true;
 	}
-	if (ps->o->addrs)
-		return sbuf_addf(&ps->stack.text, "[%.*s <%.*s>]", (int)name.len, name.p, (int)pc.len,
-				 pc.p);
-	return sbuf_addf(&ps->stack.text, "[%.*s]", (int)name.len, name.p);
+	if (sbuf_addch(&ps->stack.text, '[') || sbuf_add(&ps->stack.text, name.p, name.len))
+		return -ENOMEM;
+	if (ps->o->addrs &&
+	    (sbuf_add(&ps->stack.text, " <", 2) || sbuf_add(&ps->stack.text, pc.p, pc.len) ||
+	     sbuf_addch(&ps->stack.text, '>')))
+		return -ENOMEM;
+	return sbuf_addch(&ps->stack.text, ']');
 }
 
 /* A Go method such as "net/http.(*Client).Do" keeps its parentheses: /\.\(.*\)\./ */
 static bool looks_like_go(const char *f, size_t len)
 {
-	const char *open = memmem(f, len, ".(", 2);
+	const char *open = f, *end = f + len;
 
+	/* memchr, not memmem: this runs on every frame and memmem's setup costs more */
+	while ((open = memchr(open, '.', (size_t)(end - open))) && end - open >= 2 &&
+	       open[1] != '(')
+		open++;
+	if (open && end - open < 2)
+		open = NULL;
 	for (size_t r = len; open && r >= 2; r--)
 		if (f[r - 2] == ')' && f[r - 1] == '.')
 			return f + r - 2 >= open + 2;
@@ -365,11 +374,19 @@ static void strip_offset(struct span *func)
 {
 	size_t i = func->len;
 
-	while (i > 0 && (text_is_digit(func->p[i - 1]) ||
-			 (func->p[i - 1] >= 'a' && func->p[i - 1] <= 'f')))
+	while (i > 0 &&
+	       (text_is_digit(func->p[i - 1]) || (func->p[i - 1] >= 'a' && func->p[i - 1] <= 'f')))
 		i--;
 	if (i < func->len && i >= 3 && !memcmp(func->p + i - 3, "+0x", 3))
 		func->len = i - 3;
+}
+
+/* The first "->" in [p, end): memchr, as memmem's setup costs more than most frames take. */
+static const char *find_arrow(const char *p, const char *end)
+{
+	while ((p = memchr(p, '-', (size_t)(end - p))) && end - p >= 2 && p[1] != '>')
+		p++;
+	return p && end - p >= 2 ? p : NULL;
 }
 
 /*
@@ -388,7 +405,7 @@ static int add_frames(struct parser *ps, struct span func, struct span pc, struc
 	if (p == end)
 		return 0;
 	while (!err) {
-		const char *arrow = memmem(p, (size_t)(end - p), "->", 2);
+		const char *arrow = find_arrow(p, end);
 		const char *stop = arrow ? arrow : end;
 
 		err = add_frame(ps, (struct span){ p, (size_t)(stop - p) }, pc, mod,
@@ -399,6 +416,43 @@ static int add_frames(struct parser *ps, struct span func, struct span pc, struc
 	}
 	stackbuf_reverse_from(&ps->stack, first);
 	return err;
+}
+
+/* The Perl's --inline skips m/(perf-\d+.map|kernel\.|\[[^\]]+\])/: JIT maps, the kernel, [x]. */
+static bool may_inline(struct span mod)
+{
+	const char *p = mod.p, *end = mod.p + mod.len;
+
+	if (contains(p, mod.len, "kernel."))
+		return false;
+	for (const char *b = p; (b = memchr(b, '[', (size_t)(end - b))); b++)
+		if (end - b >= 3 && b[1] != ']' && memchr(b + 2, ']', (size_t)(end - b - 2)))
+			return false;
+	while ((p = memmem(p, (size_t)(end - p), "perf-", 5))) {
+		const char *d = p += 5;
+
+		while (d < end && text_is_digit(*d))
+			d++;
+		if (d > p && end - d >= 4 && !memcmp(d + 1, "map", 3))
+			return false;
+	}
+	return true;
+}
+
+/* --inline: the frames addr2line finds for this address, as one element. 1: none found. */
+static int inlined_frames(struct parser *ps, struct span pc, struct span func, struct span mod)
+{
+	const char *frames;
+	size_t len;
+	int err;
+
+	if (!may_inline(mod))
+		return 1;
+	err = addr2line_frames(ps->a2l, pc.p, pc.len, func.p, func.len, mod.p, mod.len, &frames,
+			       &len);
+	if (err)
+		return err;
+	return frames ? stackbuf_push(&ps->stack, frames, len) : 1;
 }
 
 /* Returns 0, 1 for a line that is no frame line, or a negative errno. */
@@ -416,6 +470,12 @@ static int frame_line(struct parser *ps, const char *s, size_t len)
 		if (sbuf_add(&ps->line, s, len))
 			return -ENOMEM;
 		match_frame(ps->line.buf, len, &pc, &func, &mod);
+	}
+	if (ps->a2l) {
+		int r = inlined_frames(ps, pc, func, mod);
+
+		if (r <= 0)
+			return r;
 	}
 	strip_offset(&func);
 	if (func.len && func.p[0] == '(')
@@ -447,6 +507,7 @@ static void parser_release(struct parser *ps)
 	stackbuf_release(&ps->stack);
 	sbuf_release(&ps->line);
 	sbuf_release(&ps->src);
+	addr2line_free(ps->a2l);
 }
 
 static int fold_line(struct parser *ps, const char *s, size_t len)
@@ -477,6 +538,10 @@ int perfscript_fold(struct lines *lr, const struct perfscript_opts *opts, struct
 	memset(st, 0, sizeof(*st));
 	if (opts->event && opts->event[0] && sbuf_addstr(&ps.event, opts->event))
 		return -ENOMEM;
+	if (opts->inlined && !(ps.a2l = addr2line_new(opts->context))) {
+		parser_release(&ps);
+		return -ENOMEM;
+	}
 	while (!err && (more = lines_next(lr, &s, &len)) > 0) {
 		st->lines++;
 		err = fold_line(&ps, s, len);
@@ -485,6 +550,7 @@ int perfscript_fold(struct lines *lr, const struct perfscript_opts *opts, struct
 		err = more;
 	if (!err && ps.pname.len)
 		st->incomplete = 1;
+	snprintf(st->event, sizeof(st->event), "%s", ps.event.len ? ps.event.buf : "");
 	parser_release(&ps);
 	return err;
 }

@@ -10,13 +10,15 @@
 #include "collapse/lines.h"
 
 struct perfscript_opts {
-	bool pid;             /* comm-PID */
-	bool tid;             /* comm-PID/TID */
-	bool kernel;          /* _[k] on kernel frames */
-	bool jit;             /* _[j] on frames from /tmp/perf-PID.map */
-	bool addrs;           /* [module <addr>] for unknown symbols */
-	bool srcline;         /* input from `perf script -F+srcline` */
-	const char *event;    /* keep this event only; NULL or "": the first one seen */
+	bool pid;          /* comm-PID */
+	bool tid;          /* comm-PID/TID */
+	bool kernel;       /* _[k] on kernel frames */
+	bool jit;          /* _[j] on frames from /tmp/perf-PID.map */
+	bool addrs;        /* [module <addr>] for unknown symbols */
+	bool srcline;      /* input from `perf script -F+srcline` */
+	bool inlined;      /* --inline: a frame becomes its inlined frames, from the file's DWARF */
+	bool context;      /* --context: with inlined, each such frame gets ":file:line" */
+	const char *event; /* keep this event only; NULL or "": the first one seen */
 };
 
 struct perfscript_stats {
@@ -25,7 +27,8 @@ struct perfscript_stats {
 	uint64_t records;      /* samples added */
 	uint64_t filtered;     /* event lines of another event than the one kept */
 	uint64_t incomplete;   /* a last record without its closing blank line (0 or 1) */
-	char other_event[64];  /* the first event filtered out, for a warning */
+	char event[64];        /* the event kept (the first seen by default), for a warning */
+	char other_event[64];  /* the first event filtered out */
 };
 
 /*

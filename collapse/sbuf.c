@@ -40,7 +40,8 @@ int sbuf_add(struct sbuf *sb, const void *data, size_t len)
 {
 	if (sbuf_grow(sb, len))
 		return -ENOMEM;
-	memcpy(sb->buf + sb->len, data, len);
+	if (len) /* data may be NULL then: an empty sbuf's */
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 	return 0;

@@ -10,7 +10,10 @@ struct sbuf {
 	size_t len, cap;
 };
 
-#define SBUF_INIT { NULL, 0, 0 }
+#define SBUF_INIT                                                                                  \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 void sbuf_release(struct sbuf *sb);
 /* Each returns 0 or -ENOMEM; on error the buffer is unchanged. */

@@ -18,7 +18,10 @@ struct stackbuf {
 	struct sbuf joined;
 };
 
-#define STACKBUF_INIT { SBUF_INIT, NULL, 0, 0, SBUF_INIT }
+#define STACKBUF_INIT                                                                              \
+	{                                                                                          \
+		SBUF_INIT, NULL, 0, 0, SBUF_INIT                                                   \
+	}
 
 void stackbuf_release(struct stackbuf *sb);
 void stackbuf_reset(struct stackbuf *sb);

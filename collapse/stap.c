@@ -22,11 +22,10 @@ static bool count_line(const char *s, size_t len, uint64_t *count, int *err)
 		if (!text_is_digit(s[j]))
 			return false;
 	for (; i < len; i++) {
-		if (v > (UINT64_MAX - 9) / 10) {
+		if (!text_add_digit(&v, s[i])) {
 			*err = -EOVERFLOW;
 			return true;
 		}
-		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	*count = v;
 	return true;

@@ -26,5 +26,6 @@ struct collector {
 /* Each returns NULL with errno set, after logging why. */
 struct collector *oncpu_new(const struct collector_ctx *ctx);
 struct collector *offcpu_new(const struct collector_ctx *ctx);
+struct collector *mem_new(const struct collector_ctx *ctx);
 
 #endif

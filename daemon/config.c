@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
+#include <unistd.h>
 
 #include "bpf/common.h"
 #include "bpf/offcpu.h"
@@ -24,6 +25,9 @@ void config_init(struct config *c)
 	c->offcpu_states = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
 	c->prefix = PREFIX_COMM;
 	c->debuginfod_timeout_sec = 3;
+	c->mem_sample = 512 * 1024;
+	c->mem_duty = 50;
+	c->mem_age = 60;
 }
 
 static const char usage_text[] =
@@ -33,7 +37,7 @@ static const char usage_text[] =
 	"  -p, --pid PID[,PID...]  profile only these processes (default: all)\n"
 	"  -o, --output DIR        output directory (default ./profiles)\n"
 	"  -w, --window SECONDS    window length, aligned to the clock (default 60, 1-3600)\n"
-	"      --collect LIST      collectors to run, comma-separated: oncpu, offcpu\n"
+	"      --collect LIST      collectors to run, comma-separated: oncpu, offcpu, memory\n"
 	"                          (default oncpu,offcpu)\n"
 	"      --offcpu-min US     off-CPU: count blocks of at least US microseconds\n"
 	"                          (default 1000, 1-3600000000)\n"
@@ -53,6 +57,14 @@ static const char usage_text[] =
 	"                          servers (space-separated; default off, DEBUGINFOD_URLS is\n"
 	"                          not used); cached in OUTPUT/.debuginfod\n"
 	"      --debuginfod-timeout SECONDS  give up each lookup after this (default 3, 1-60)\n"
+	"      --mem-sample BYTES  memory: mean bytes between sampled allocations (default 524288,\n"
+	"                          1 = trace every allocation)\n"
+	"      --mem-duty PERCENT  memory: allocation probes attached this share of the time\n"
+	"                          (default 50, 1-100; weights are scaled back)\n"
+	"      --mem-age SECONDS   memory: live allocations at least this old are leak suspects\n"
+	"                          (default 60)\n"
+	"      --mem-lib PATH      memory: allocator library (default: the C library)\n"
+	"      --mem-prefix STR    memory: allocator symbol prefix, e.g. je_ (default none)\n"
 	"  -v, --verbose           debug output (libbpf's too)\n"
 	"      --help              this text\n"
 	"      --version           print the version\n"
@@ -114,7 +126,8 @@ int config_parse_collect(const char *list, unsigned int *mask)
 	static const struct {
 		const char *name;
 		unsigned int bit;
-	} names[] = { { "oncpu", COLLECT_ONCPU }, { "offcpu", COLLECT_OFFCPU } };
+	} names[] = { { "oncpu", COLLECT_ONCPU }, { "offcpu", COLLECT_OFFCPU },
+		      { "memory", COLLECT_MEMORY } };
 	const char *p = list;
 	unsigned int m = 0;
 
@@ -197,7 +210,8 @@ int config_parse_states(const char *list, uint32_t *mask)
 
 enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
        OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
-       OPT_RAW_NAMES, OPT_INLINES, OPT_DEBUGINFOD, OPT_DEBUGINFOD_TIMEOUT };
+       OPT_RAW_NAMES, OPT_INLINES, OPT_DEBUGINFOD, OPT_DEBUGINFOD_TIMEOUT,
+       OPT_MEM_SAMPLE, OPT_MEM_DUTY, OPT_MEM_AGE, OPT_MEM_LIB, OPT_MEM_PREFIX };
 
 static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -218,6 +232,11 @@ static const struct option long_opts[] = {
 	{ "inlines", no_argument, NULL, OPT_INLINES },
 	{ "debuginfod", required_argument, NULL, OPT_DEBUGINFOD },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
+	{ "mem-sample", required_argument, NULL, OPT_MEM_SAMPLE },
+	{ "mem-duty", required_argument, NULL, OPT_MEM_DUTY },
+	{ "mem-age", required_argument, NULL, OPT_MEM_AGE },
+	{ "mem-lib", required_argument, NULL, OPT_MEM_LIB },
+	{ "mem-prefix", required_argument, NULL, OPT_MEM_PREFIX },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -308,6 +327,36 @@ static int parse_one(struct config *c, int opt, const char *arg)
 		return 0;
 	case 'v':
 		c->verbose++;
+		return 0;
+	case OPT_MEM_SAMPLE:
+		if (parse_uint(arg, 1, 1ul << 40, &v))
+			goto bad;
+		c->mem_sample = v;
+		return 0;
+	case OPT_MEM_DUTY:
+		if (parse_uint(arg, 1, 100, &v))
+			goto bad;
+		c->mem_duty = v;
+		return 0;
+	case OPT_MEM_AGE:
+		if (parse_uint(arg, 0, 86400, &v))
+			goto bad;
+		c->mem_age = v;
+		return 0;
+	case OPT_MEM_LIB:
+		if (!*arg || strlen(arg) >= sizeof(c->mem_lib))
+			goto bad;
+		if (access(arg, R_OK)) {
+			fprintf(stderr, "emberd: cannot read '%s' for --mem-lib: %s\n", arg,
+				strerror(errno));
+			return -EINVAL;
+		}
+		strcpy(c->mem_lib, arg);
+		return 0;
+	case OPT_MEM_PREFIX:
+		if (strlen(arg) >= sizeof(c->mem_prefix))
+			goto bad;
+		strcpy(c->mem_prefix, arg);
 		return 0;
 	}
 	return -EINVAL; /* getopt already said what is wrong */

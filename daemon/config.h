@@ -42,6 +42,12 @@ struct config {
 	char debuginfod_urls[1024]; /* "": debuginfod off */
 	unsigned int debuginfod_timeout_sec;
 	int verbose;
+	/* memory collector */
+	uint64_t mem_sample;	 /* mean bytes between samples; 1: every allocation */
+	unsigned int mem_duty;	 /* percent of the time allocation probes are attached */
+	unsigned int mem_age;	 /* live allocations younger than this (s) are not suspects */
+	char mem_lib[4096];	 /* allocator library; "": the C library */
+	char mem_prefix[64];	 /* its symbol prefix ("je_") */
 };
 
 void config_init(struct config *c);

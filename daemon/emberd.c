@@ -14,6 +14,7 @@ static const struct {
 } collector_table[] = {
 	{ COLLECT_ONCPU, oncpu_new },
 	{ COLLECT_OFFCPU, offcpu_new },
+	{ COLLECT_MEMORY, mem_new },
 };
 
 /* Older kernels charge BPF maps to RLIMIT_MEMLOCK; newer ones to the memory cgroup. */

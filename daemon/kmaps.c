@@ -41,16 +41,17 @@ __u32 kmaps_flip(volatile __u32 *active)
 	return idle;
 }
 
-int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx)
+int kmaps_drain_raw(int fd, size_t key_size, size_t value_size, kmaps_raw_fn fn, void *ctx)
 {
-	static __u64 vals[DRAIN_BATCH];
-	char *keys = malloc(key_size * DRAIN_BATCH);
+	char *keys = malloc(key_size * DRAIN_BATCH), *vals = malloc(value_size * DRAIN_BATCH);
 	__u32 batch = 0;
 	void *in = NULL;
 	int err = 0;
 
-	if (!keys)
-		return -ENOMEM;
+	if (!keys || !vals) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
 	for (;;) {
 		__u32 n = DRAIN_BATCH;
 		int rc = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals, &n, NULL);
@@ -60,13 +61,34 @@ int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx)
 			break;
 		}
 		for (__u32 i = 0; i < n && !err; i++)
-			err = fn(ctx, keys + i * key_size, vals[i]);
+			err = fn(ctx, keys + i * key_size, vals + i * value_size);
 		if (err || rc)
 			break;
 		in = &batch;
 	}
+cleanup:
+	free(vals);
 	free(keys);
 	return err;
+}
+
+struct u64_drain {
+	kmaps_entry_fn fn;
+	void *ctx;
+};
+
+static int u64_entry(void *ctx, const void *key, const void *value)
+{
+	struct u64_drain *d = ctx;
+
+	return d->fn(d->ctx, key, *(const __u64 *)value);
+}
+
+int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx)
+{
+	struct u64_drain d = { fn, ctx };
+
+	return kmaps_drain_raw(fd, key_size, sizeof(__u64), u64_entry, &d);
 }
 
 int kmaps_stack(int fd, __u32 id, uint64_t *ips)

@@ -27,6 +27,10 @@ typedef int (*kmaps_entry_fn)(void *ctx, const void *key, uint64_t value);
 /* Read and delete every entry of a hash map whose values are __u64. Returns 0 or -errno. */
 int kmaps_drain(int fd, size_t key_size, kmaps_entry_fn fn, void *ctx);
 
+/* The same for any value size: fn gets a pointer to each value. */
+typedef int (*kmaps_raw_fn)(void *ctx, const void *key, const void *value);
+int kmaps_drain_raw(int fd, size_t key_size, size_t value_size, kmaps_raw_fn fn, void *ctx);
+
 /*
  * Read a stack (addresses leaf first) by id from a map whose values are
  * MAX_STACK_DEPTH addresses: its depth, 0 for STACK_ID_NONE or an id no longer

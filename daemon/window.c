@@ -7,7 +7,7 @@
 #include "daemon/window.h"
 
 const char *const profile_kind_names[KIND_MAX] = { "oncpu", "offcpu", "alloc", "live",
-							      "hotcold" };
+							      "hotcold", "heap" };
 
 struct window *window_new(time_t start)
 {

@@ -8,7 +8,7 @@
 
 #include "collapse/folded.h"
 
-enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_HOTCOLD, KIND_MAX };
+enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_HOTCOLD, KIND_HEAP, KIND_MAX };
 
 /* The annotation of every off-CPU frame in a hot/cold profile (drawn blue). */
 #define HOTCOLD_MARK "_[o]"

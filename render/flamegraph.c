@@ -35,6 +35,7 @@ int fg_opts_for_kind(struct fg_opts *o, const char *kind)
 		{ "offcpu", "us", PAL_IO },
 		{ "alloc", "bytes", PAL_MEM },
 		{ "live", "bytes", PAL_MEM },
+		{ "heap", "bytes", PAL_MEM },
 		{ "hotcold", "us", PAL_HOT }, /* off-CPU frames (_[o]) draw blue */
 	};
 

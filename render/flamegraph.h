@@ -57,7 +57,7 @@ void fg_opts_init(struct fg_opts *o);
 
 /*
  * The options for one kind of ember profile: "oncpu" (samples, hot), "offcpu" (us, io),
- * "alloc" and "live" (bytes, mem), "hotcold" (us, hot; its _[o] frames blue).
+ * "alloc", "live" and "heap" (bytes, mem), "hotcold" (us, hot; its _[o] frames blue).
  * Returns 0 or -EINVAL.
  */
 int fg_opts_for_kind(struct fg_opts *o, const char *kind);

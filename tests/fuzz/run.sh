@@ -3,7 +3,8 @@
 # run.sh - run every built fuzzer for FUZZ_SECONDS (default 60) each; print one closing line.
 #
 # A corpus grows in OUT/fuzz/corpus-NAME. tests/fuzz/NAME.seeds may list seed directories,
-# relative to OUT, one per line (read only).
+# relative to OUT, one per line (read only). Inputs that once failed, kept in
+# tests/fuzz/crashers/NAME-without-fuzz_/, run first as seeds: a regression fails at once.
 set -u
 OUT=${1:-build}
 SECONDS_EACH=${2:-${FUZZ_SECONDS:-60}}
@@ -20,6 +21,7 @@ for f in "$OUT"/fuzz/fuzz_*; do
 			[ -n "$d" ] && [ -d "$OUT/$d" ] && seeds+=("$OUT/$d")
 		done <"$SRC/$name.seeds"
 	fi
+	[ -d "$SRC/crashers/${name#fuzz_}" ] && seeds+=("$SRC/crashers/${name#fuzz_}")
 	echo "fuzz: $name for ${SECONDS_EACH}s"
 	if "$f" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$OUT/fuzz/$name-" "$corpus" "${seeds[@]}" >"$OUT/fuzz/$name.log" 2>&1; then

@@ -20,6 +20,10 @@ expect 2 "invalid value '0' for --freq" "$EMBERD" -F 0
 expect 2 "invalid value 'abc' for --freq" "$EMBERD" -F abc
 expect 2 "invalid value '0' for --window" "$EMBERD" -w 0
 expect 2 "invalid value 'gpu' for --collect" "$EMBERD" --collect gpu
+expect 2 "invalid value '0' for --mem-sample" "$EMBERD" --collect memory --mem-sample 0
+expect 2 "invalid value '101' for --mem-duty" "$EMBERD" --collect memory --mem-duty 101
+expect 2 "cannot read '/nonexistent/libc.so' for --mem-lib" "$EMBERD" --mem-lib /nonexistent/libc.so
+expect 1 "no jx_malloc and jx_free in" "$EMBERD" --collect memory --mem-prefix jx_ -o "$T_TMP/o"
 expect 2 "no process with pid 999999999" "$EMBERD" -p 999999999
 expect 2 "invalid pid 'x'" "$EMBERD" -p 1,x
 expect 2 "unexpected argument 'extra'" "$EMBERD" extra

@@ -145,3 +145,27 @@ TEST(debuginfod_off_by_default_and_bounded_timeout)
 	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod-timeout 61"), -EINVAL);
 	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod"), -EINVAL);
 }
+
+TEST(memory_options)
+{
+	struct config c;
+
+	ASSERT_EQ_INT(parse(&c, "emberd --collect memory"), 0);
+	ASSERT_EQ_INT(c.collect, COLLECT_MEMORY);
+	ASSERT_TRUE(c.mem_sample == 512 * 1024);
+	ASSERT_EQ_INT(c.mem_duty, 50);
+	ASSERT_EQ_INT(c.mem_age, 60);
+	ASSERT_EQ_STR(c.mem_lib, "");
+	ASSERT_EQ_INT(parse(&c, "emberd --mem-sample 1 --mem-duty 100 --mem-age 0 --mem-prefix je_"
+				" --mem-lib /proc/self/exe"), 0);
+	ASSERT_TRUE(c.mem_sample == 1);
+	ASSERT_EQ_INT(c.mem_duty, 100);
+	ASSERT_EQ_INT(c.mem_age, 0);
+	ASSERT_EQ_STR(c.mem_prefix, "je_");
+	ASSERT_EQ_STR(c.mem_lib, "/proc/self/exe");
+	ASSERT_TRUE(parse(&c, "emberd --mem-sample 0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-duty 0") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-duty 101") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-age -1") < 0);
+	ASSERT_TRUE(parse(&c, "emberd --mem-lib /nonexistent") < 0);
+}

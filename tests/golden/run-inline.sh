@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# run-inline.sh - `ember collapse perf --inline/--context` on a live `perf record -g` of the
+# inlined workload (outer() holds middle() holds leaf_math(), inlined): the inlined frames come
+# back from DWARF. With FLAMEGRAPH_DIR set, --inline must be byte-identical to the Perl's
+# (which runs addr2line per address), and so must --context on the workload's own frames.
+set -u
+SRC=${EMBER_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${EMBER_BUILD:-$SRC/build}
+EMBER=$BUILD/ember
+WORK=$BUILD/workloads/inlined
+passed=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+ko() { failed=$((failed + 1)); echo "FAIL $*"; }
+check() { if eval "$2"; then ok; else ko "$1"; fi; }
+
+perf record -q -e cpu-clock -F 999 -g -o "$tmp/perf.data" "$WORK" 20000 >/dev/null 2>"$tmp/rec.err" ||
+	{ cat "$tmp/rec.err"; echo "0 passed, 1 failed"; exit 1; }
+perf script -i "$tmp/perf.data" >"$tmp/in.txt" 2>/dev/null
+"$EMBER" collapse perf "$tmp/in.txt" >"$tmp/plain" 2>/dev/null
+"$EMBER" collapse perf --inline "$tmp/in.txt" >"$tmp/inline" 2>"$tmp/err"
+"$EMBER" collapse perf --inline --context "$tmp/in.txt" >"$tmp/context" 2>>"$tmp/err"
+
+heaviest() { sort -t' ' -k2,2nr "$1" | head -n 1; }
+check "without --inline the inlined functions are absent" "! grep -q 'leaf_math' '$tmp/plain'"
+check "the heaviest stack is outer;middle;leaf_math" \
+	"heaviest '$tmp/inline' | grep -q ';main;outer;middle;leaf_math [0-9]*$'"
+check "--context adds file:line" \
+	"grep -Eq ';outer:inlined.c:[0-9]+;middle:inlined.c:[0-9]+;leaf_math:inlined.c:[0-9?]+( |;)' '$tmp/context'"
+check "same total with and without --inline" \
+	"[ \"\$(awk '{ s += \$NF } END { print s }' '$tmp/plain')\" = \"\$(awk '{ s += \$NF } END { print s }' '$tmp/inline')\" ]"
+check "no warnings" "[ ! -s '$tmp/err' ]"
+
+if [ -n "${FLAMEGRAPH_DIR:-}" ] && [ -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" ]; then
+	perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" --inline "$tmp/in.txt" >"$tmp/perl-inline" 2>/dev/null
+	check "--inline byte-identical to stackcollapse-perf.pl" "cmp -s '$tmp/inline' '$tmp/perl-inline'"
+	perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" --inline --context "$tmp/in.txt" \
+		>"$tmp/perl-context" 2>/dev/null
+	# binutils 2.40 names the wrong file for some lines of gcc's DWARF 5 (glibc's); compare the
+	# workload's frames, which clang built
+	own() { sed 's/;__libc_start_call_main:[^;]*;/;__libc_start_call_main;/' "$1"; }
+	check "--context byte-identical on the workload's frames" \
+		"cmp -s <(own '$tmp/context') <(own '$tmp/perl-context')"
+else
+	echo "FLAMEGRAPH_DIR is not set: not comparing with stackcollapse-perf.pl"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
