@@ -31,7 +31,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev \
 	libiberty-dev pkg-config make
-TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux time libc6-dbg libjemalloc2 \
+TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
 	debuginfod
 
 ifeq ($(V),1)
@@ -55,7 +55,7 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz
 BENCH_TOOLS := $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(wildcard tests/bench/*.c))
 
 .PHONY: all run test test-unit test-golden test-integration bench fuzz install uninstall clean \
-	deps deps-test format check-format sanitize regen-golden
+	deps deps-test format check-format sanitize regen-golden regen-config
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -177,16 +177,39 @@ bench: deps-test all $(WORKLOADS) $(BENCH_TOOLS)
 fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
+# The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).
+regen-config: $(OUTPUT)/emberd
+	$(OUTPUT)/emberd --print-config -o /var/lib/ember > config/emberd.conf
+
 sanitize:
 	$(MAKE) SANITIZE=address,undefined test-unit
 
-install: all
-	install -d -m 0755 $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(OUTPUT)/emberd $(DESTDIR)$(PREFIX)/sbin/emberd
-	install -m 0755 $(OUTPUT)/ember $(DESTDIR)$(PREFIX)/bin/ember
+SBINDIR := $(PREFIX)/sbin
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+UNITDIR ?= /lib/systemd/system
 
+# Installed files are not world-readable: the config may name processes, the archives reveal them.
+install: all
+	install -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -d -m 0750 $(DESTDIR)$(SYSCONFDIR)/ember $(DESTDIR)/var/lib/ember
+	install -m 0755 $(OUTPUT)/emberd $(DESTDIR)$(SBINDIR)/emberd
+	install -m 0755 $(OUTPUT)/ember $(DESTDIR)$(BINDIR)/ember
+	install -m 0640 config/emberd.conf $(DESTDIR)$(SYSCONFDIR)/ember/emberd.conf
+	sed 's|@SBINDIR@|$(SBINDIR)|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g' systemd/emberd.service.in \
+		> $(DESTDIR)$(UNITDIR)/emberd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/emberd.service
+	install -m 0644 man/ember.1 $(DESTDIR)$(MANDIR)/man1/ember.1
+	install -m 0644 man/emberd.conf.5 $(DESTDIR)$(MANDIR)/man5/emberd.conf.5
+	install -m 0644 man/emberd.8 $(DESTDIR)$(MANDIR)/man8/emberd.8
+
+# The configuration and the archives stay: they are the user's data.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/emberd $(DESTDIR)$(PREFIX)/bin/ember
+	rm -f $(DESTDIR)$(SBINDIR)/emberd $(DESTDIR)$(BINDIR)/ember \
+		$(DESTDIR)$(UNITDIR)/emberd.service $(DESTDIR)$(MANDIR)/man1/ember.1 \
+		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h collapse/*.c collapse/*.h \
 	render/*.c render/*.h tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)

@@ -1,77 +1,147 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* config.c - emberd's settings: defaults and command line */
+/* config.c - the table of emberd's options: defaults, parsing and printing of values */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/types.h>
+#include <strings.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 #include "bpf/common.h"
 #include "bpf/offcpu.h"
 #include "daemon/config.h"
 
+/* names[i] is bit i of enum collector_mask. */
+static const char *const collector_names[] = { "oncpu", "offcpu", "memory", NULL };
+static const char *const prefix_names[] = { "comm", "pid", "tid", NULL };
+/* Index i is the value of OFFCPU_THREADS_* (0: all). */
+static const char *const thread_names[] = { "all", "user", "kernel", NULL };
+
+static int parse_pids(struct config *c, const char *list, char *err, size_t errlen);
+static void format_pids(const struct config *c, char *buf, size_t len);
+static int parse_mem_lib(struct config *c, const char *val, char *err, size_t errlen);
+static void format_mem_lib(const struct config *c, char *buf, size_t len);
+static int parse_states(struct config *c, const char *list, char *err, size_t errlen);
+static void format_states(const struct config *c, char *buf, size_t len);
+
+#define FIELD(f) .offset = offsetof(struct config, f), .size = sizeof(((struct config *)0)->f)
+
+const struct config_option config_options[] = {
+	{ .flag = "collect", .section = "daemon", .key = "collectors", .type = CONF_SET,
+	  .names = collector_names, .def = "oncpu,offcpu", .arg = "LIST",
+	  .doc = "collectors to run, comma-separated", FIELD(collect) },
+	{ .flag = "window", .short_flag = 'w', .section = "daemon", .key = "window",
+	  .type = CONF_UINT, .min = 1, .max = 3600, .def = "60", .arg = "SECONDS",
+	  .doc = "window length in seconds, aligned to the wall clock", FIELD(window_sec) },
+	{ .flag = "pid", .short_flag = 'p', .section = "daemon", .key = "pids", .type = CONF_CUSTOM,
+	  .parse = parse_pids, .format = format_pids, .range = "pids of running processes",
+	  .def = "", .arg = "PID[,PID...]",
+	  .doc = "profile only these processes (empty: the whole host)", .restart = COLLECT_ALL },
+	{ .flag = "verbose", .short_flag = 'v', .section = "daemon", .key = "verbose",
+	  .type = CONF_BOOL, .def = "false", .doc = "debug output, libbpf's included",
+	  FIELD(verbose) },
+	{ .flag = "output", .short_flag = 'o', .section = "output", .key = "directory",
+	  .type = CONF_STRING, .min = 1, .def = "profiles", .arg = "DIR",
+	  .doc = "where the archives are written", FIELD(output_dir) },
+	{ .flag = "stack-prefix", .section = "output", .key = "stack-prefix", .type = CONF_ENUM,
+	  .names = prefix_names, .def = "comm", .arg = "comm|pid|tid",
+	  .doc = "first frame of each stack: comm, comm-PID or comm-PID/TID", FIELD(prefix) },
+	{ .flag = "with-pid", .type = CONF_ENUM, .names = prefix_names, .fixed = "pid",
+	  .doc = "same as --stack-prefix pid", FIELD(prefix) },
+	{ .flag = "with-tid", .type = CONF_ENUM, .names = prefix_names, .fixed = "tid",
+	  .doc = "same as --stack-prefix tid", FIELD(prefix) },
+	{ .flag = "freq", .short_flag = 'F', .section = "oncpu", .key = "frequency",
+	  .type = CONF_UINT, .min = 1, .max = 10000, .def = "49", .arg = "HZ",
+	  .doc = "on-CPU sampling frequency per CPU, in Hz", .restart = COLLECT_ONCPU,
+	  FIELD(freq) },
+	{ .flag = "cycles", .section = "oncpu", .key = "cycles", .type = CONF_BOOL,
+	  .def = "false",
+	  .doc = "sample hardware cycles instead of cpu-clock (falls back where there is no PMU)",
+	  .restart = COLLECT_ONCPU, FIELD(hw_cycles) },
+	{ .flag = "idle", .section = "oncpu", .key = "idle", .type = CONF_BOOL, .def = "false",
+	  .doc = "include the idle task (pid 0)", .restart = COLLECT_ONCPU, FIELD(include_idle) },
+	{ .flag = "raw-names", .section = "symbols", .key = "raw-names", .type = CONF_BOOL,
+	  .def = "false", .doc = "keep C++ and Rust symbol names mangled",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(raw_names) },
+	{ .flag = "inlines", .section = "symbols", .key = "inlines", .type = CONF_BOOL,
+	  .def = "false",
+	  .doc = "add the functions inlined at each address (DWARF) as name_[i] frames",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(inlines) },
+	{ .flag = "debuginfod", .section = "symbols", .key = "debuginfod", .type = CONF_STRING,
+	  .def = "", .arg = "URLS",
+	  .doc = "debuginfod servers (space-separated URLs) asked for missing debug files (empty: off)",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(debuginfod_urls) },
+	{ .flag = "debuginfod-timeout", .section = "symbols", .key = "debuginfod-timeout",
+	  .type = CONF_UINT, .min = 1, .max = 60, .def = "3", .arg = "SECONDS",
+	  .doc = "give up each debuginfod lookup after this many seconds",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(debuginfod_timeout_sec) },
+	{ .flag = "offcpu-min", .section = "offcpu", .key = "min-block", .type = CONF_U64,
+	  .min = 1, .max = CONFIG_MAX_BLOCK_US, .def = "1000", .arg = "US",
+	  .doc = "count only blocks of at least this many microseconds", .restart = COLLECT_OFFCPU,
+	  FIELD(offcpu_min_us) },
+	{ .flag = "offcpu-max", .section = "offcpu", .key = "max-block", .type = CONF_U64,
+	  .min = 0, .max = CONFIG_MAX_BLOCK_US, .def = "0", .arg = "US",
+	  .doc = "ignore blocks longer than this many microseconds (0: no limit; at least min-block)",
+	  .restart = COLLECT_OFFCPU, FIELD(offcpu_max_us) },
+	{ .flag = "offcpu-state", .section = "offcpu", .key = "states", .type = CONF_CUSTOM,
+	  .parse = parse_states, .format = format_states, .def = "S,D", .arg = "LIST",
+	  .range = "S interruptible, D uninterruptible, R preempted, T stopped, t traced, "
+		   "P parked (or their names), or a kernel state mask like 0x3",
+	  .doc = "task states a block may start in, comma-separated", .restart = COLLECT_OFFCPU },
+	{ .flag = "offcpu-threads", .section = "offcpu", .key = "threads", .type = CONF_ENUM,
+	  .names = thread_names, .def = "all", .arg = "user|kernel|all",
+	  .doc = "which threads: user threads only, kernel threads only, or all",
+	  .restart = COLLECT_OFFCPU, FIELD(offcpu_threads) },
+	{ .flag = "offcpu-waker", .section = "offcpu", .key = "waker", .type = CONF_BOOL,
+	  .def = "false", .doc = "add the waker's stack after a '--' frame (FlameGraph chain graphs)",
+	  .restart = COLLECT_OFFCPU, FIELD(offcpu_waker) },
+	{ .flag = "mem-sample", .section = "memory", .key = "sample-bytes", .type = CONF_U64,
+	  .min = 1, .max = 1ul << 40, .def = "524288", .arg = "BYTES",
+	  .doc = "mean bytes between sampled allocations (1: trace every allocation)",
+	  .restart = COLLECT_MEMORY, FIELD(mem_sample) },
+	{ .flag = "mem-duty", .section = "memory", .key = "duty", .type = CONF_UINT, .min = 1,
+	  .max = 100, .def = "50", .arg = "PERCENT",
+	  .doc = "share of the time the allocation probes are attached (weights are scaled back)",
+	  .restart = COLLECT_MEMORY, FIELD(mem_duty) },
+	{ .flag = "mem-age", .section = "memory", .key = "leak-age", .type = CONF_UINT, .min = 0,
+	  .max = 86400, .def = "60", .arg = "SECONDS",
+	  .doc = "live allocations at least this old are leak suspects", .restart = COLLECT_MEMORY,
+	  FIELD(mem_age) },
+	{ .flag = "mem-lib", .section = "memory", .key = "library", .type = CONF_CUSTOM,
+	  .parse = parse_mem_lib, .format = format_mem_lib, .range = "a readable file",
+	  .def = "", .arg = "PATH", .doc = "allocator library (empty: the C library)",
+	  .restart = COLLECT_MEMORY },
+	{ .flag = "mem-prefix", .section = "memory", .key = "symbol-prefix", .type = CONF_STRING,
+	  .def = "", .arg = "STR", .doc = "allocator symbol prefix, e.g. je_ (empty: none)",
+	  .restart = COLLECT_MEMORY, FIELD(mem_prefix) },
+};
+const struct config_section config_sections[] = {
+	{ "daemon", "What emberd runs and how often it writes." },
+	{ "output", "Where and how the profiles are written." },
+	{ "symbols", "How addresses are named (changes take effect when emberd restarts)." },
+	{ "oncpu", "The on-CPU collector: perf_event sampling of every CPU, stacks counted in the kernel." },
+	{ "memory", "The memory collector: sampled allocations (alloc) and live bytes (live) from uprobes." },
+	{ "offcpu", "The off-CPU collector: time blocked, in microseconds, from sched_switch." },
+	{ NULL, NULL },
+};
+
+const size_t config_noptions = sizeof(config_options) / sizeof(config_options[0]);
+
 void config_init(struct config *c)
 {
+	char err[CONFIG_ERR_LEN];
+
 	memset(c, 0, sizeof(*c));
-	c->freq = 49;
-	c->window_sec = 60;
-	strcpy(c->output_dir, "profiles");
-	c->collect = COLLECT_ONCPU | COLLECT_OFFCPU;
-	c->offcpu_min_us = 1000;
-	c->offcpu_states = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
-	c->prefix = PREFIX_COMM;
-	c->debuginfod_timeout_sec = 3;
-	c->mem_sample = 512 * 1024;
-	c->mem_duty = 50;
-	c->mem_age = 60;
+	for (size_t i = 0; i < config_noptions; i++)
+		if (config_options[i].def)
+			config_set(c, &config_options[i], config_options[i].def, "default", err,
+				   sizeof(err));
 }
 
-static const char usage_text[] =
-	"usage: emberd [OPTIONS]\n"
-	"Always-on eBPF profiler: writes per-window folded stacks of the whole host.\n\n"
-	"  -F, --freq HZ           on-CPU sampling frequency (default 49, 1-10000)\n"
-	"  -p, --pid PID[,PID...]  profile only these processes (default: all)\n"
-	"  -o, --output DIR        output directory (default ./profiles)\n"
-	"  -w, --window SECONDS    window length, aligned to the clock (default 60, 1-3600)\n"
-	"      --collect LIST      collectors to run, comma-separated: oncpu, offcpu, memory\n"
-	"                          (default oncpu,offcpu)\n"
-	"      --offcpu-min US     off-CPU: count blocks of at least US microseconds\n"
-	"                          (default 1000, 1-3600000000)\n"
-	"      --offcpu-max US     off-CPU: ignore blocks longer than US (default no limit)\n"
-	"      --offcpu-state LIST off-CPU: states a block may start in, comma-separated:\n"
-	"                          S interruptible, D uninterruptible, R preempted, T stopped,\n"
-	"                          t traced, P parked, or a kernel mask like 0x3 (default S,D)\n"
-	"      --offcpu-threads user|kernel|all  off-CPU: which threads (default all)\n"
-	"      --offcpu-waker      off-CPU: add the waker's stack after a '--' frame\n"
-	"      --with-pid          first frame is comm-PID instead of comm\n"
-	"      --with-tid          first frame is comm-PID/TID\n"
-	"      --cycles            sample hardware cycles instead of cpu-clock\n"
-	"      --idle              include the idle task (pid 0)\n"
-	"      --raw-names         keep C++ and Rust symbol names mangled (default: demangled)\n"
-	"      --inlines           add inlined functions from DWARF, as name_[i] frames\n"
-	"      --debuginfod URLS   fetch missing debug files by build-id from these debuginfod\n"
-	"                          servers (space-separated; default off, DEBUGINFOD_URLS is\n"
-	"                          not used); cached in OUTPUT/.debuginfod\n"
-	"      --debuginfod-timeout SECONDS  give up each lookup after this (default 3, 1-60)\n"
-	"      --mem-sample BYTES  memory: mean bytes between sampled allocations (default 524288,\n"
-	"                          1 = trace every allocation)\n"
-	"      --mem-duty PERCENT  memory: allocation probes attached this share of the time\n"
-	"                          (default 50, 1-100; weights are scaled back)\n"
-	"      --mem-age SECONDS   memory: live allocations at least this old are leak suspects\n"
-	"                          (default 60)\n"
-	"      --mem-lib PATH      memory: allocator library (default: the C library)\n"
-	"      --mem-prefix STR    memory: allocator symbol prefix, e.g. je_ (default none)\n"
-	"  -v, --verbose           debug output (libbpf's too)\n"
-	"      --help              this text\n"
-	"      --version           print the version\n"
-	"\nSignals: SIGUSR1 writes a snapshot now, SIGTERM/SIGINT write the current window and exit.\n";
-
 /* Parse a decimal in [lo, hi]. Returns 0 or -EINVAL. */
-static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+static int parse_ulong(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
@@ -86,67 +156,151 @@ static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigne
 	return 0;
 }
 
-static int parse_pids(struct config *c, const char *list)
+static int parse_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i]) || !strcasecmp(s, no[i])) {
+			*out = !strcasecmp(s, yes[i]);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int name_index(const char *const *names, const char *s, size_t len)
+{
+	for (int i = 0; names[i]; i++)
+		if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+			return i;
+	return -1;
+}
+
+static int parse_set(const char *const *names, const char *s, unsigned int *out)
+{
+	unsigned int m = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int i = name_index(names, s, len);
+
+		if (i < 0)
+			return -EINVAL;
+		m |= 1u << i;
+		s += len + (s[len] == ',');
+	}
+	if (!m)
+		return -EINVAL;
+	*out = m;
+	return 0;
+}
+
+/* A pid that does not exist is an error now rather than an empty profile later. */
+static int parse_pids(struct config *c, const char *list, char *err, size_t errlen)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
 	unsigned long v;
-	int err = 0;
+	size_t n = 0;
+	int ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (parse_uint(tok, 1, INT_MAX, &v)) {
-			fprintf(stderr, "emberd: invalid pid '%s'\n", tok);
-			err = -EINVAL;
+		if (parse_ulong(tok, 1, INT_MAX, &v)) {
+			snprintf(err, errlen, "invalid pid '%s'", tok);
+			ret = -EINVAL;
 			goto cleanup;
 		}
 		if (kill((pid_t)v, 0) && errno == ESRCH) {
-			fprintf(stderr, "emberd: no process with pid %lu\n", v);
-			err = -EINVAL;
+			snprintf(err, errlen, "no process with pid %lu", v);
+			ret = -EINVAL;
 			goto cleanup;
 		}
-		if (c->npids == CONFIG_MAX_PIDS) {
-			fprintf(stderr, "emberd: too many pids (at most %d)\n", CONFIG_MAX_PIDS);
-			err = -EINVAL;
+		if (n == CONFIG_MAX_PIDS) {
+			snprintf(err, errlen, "too many pids (at most %d)", CONFIG_MAX_PIDS);
+			ret = -EINVAL;
 			goto cleanup;
 		}
-		c->pids[c->npids++] = (uint32_t)v;
+		c->pids[n++] = (uint32_t)v;
 	}
-	if (!c->npids) {
-		fprintf(stderr, "emberd: empty pid list\n");
-		err = -EINVAL;
+	if (!n && strspn(list, " ") != strlen(list)) {
+		snprintf(err, errlen, "empty pid list '%s'", list);
+		ret = -EINVAL;
+		goto cleanup;
 	}
+	c->npids = n;
 cleanup:
 	free(copy);
-	return err;
+	return ret;
 }
 
-int config_parse_collect(const char *list, unsigned int *mask)
+static int set_value(struct config *c, const struct config_option *o, const char *val)
 {
-	static const struct {
-		const char *name;
-		unsigned int bit;
-	} names[] = { { "oncpu", COLLECT_ONCPU }, { "offcpu", COLLECT_OFFCPU },
-		      { "memory", COLLECT_MEMORY } };
-	const char *p = list;
-	unsigned int m = 0;
+	void *field = (char *)c + o->offset;
+	unsigned long v;
+	int i;
 
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
+	switch (o->type) {
+	case CONF_UINT:
+		if (parse_ulong(val, o->min, o->max, &v))
 			return -EINVAL;
-		m |= names[i].bit;
-		p += len + (p[len] == ',');
+		*(unsigned int *)field = v;
+		return 0;
+	case CONF_U64:
+		if (parse_ulong(val, o->min, o->max, &v))
+			return -EINVAL;
+		*(uint64_t *)field = v;
+		return 0;
+	case CONF_BOOL:
+		return parse_bool(val, field);
+	case CONF_STRING:
+		if (strlen(val) < o->min || strlen(val) >= o->size)
+			return -EINVAL;
+		strcpy(field, val);
+		return 0;
+	case CONF_ENUM:
+		i = name_index(o->names, val, strlen(val));
+		if (i < 0)
+			return -EINVAL;
+		*(int *)field = i;
+		return 0;
+	case CONF_SET:
+		return parse_set(o->names, val, field);
+	case CONF_CUSTOM:
+		break;
 	}
-	if (!m)
+	return -EINVAL;
+}
+
+static void format_pids(const struct config *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->npids && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%u", i ? "," : "", c->pids[i]);
+}
+
+static int parse_mem_lib(struct config *c, const char *val, char *err, size_t errlen)
+{
+	if (strlen(val) >= sizeof(c->mem_lib)) {
+		snprintf(err, errlen, "allocator library path too long");
 		return -EINVAL;
-	*mask = m;
+	}
+	if (*val && access(val, R_OK)) {
+		snprintf(err, errlen, "cannot read '%s' for --mem-lib ([memory] library): %s", val,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	strcpy(c->mem_lib, val);
 	return 0;
+}
+
+static void format_mem_lib(const struct config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", c->mem_lib);
 }
 
 static const struct {
@@ -160,13 +314,14 @@ static const struct {
 	{ "t", "traced", OFFCPU_STATE_TRACED },
 	{ "P", "parked", OFFCPU_STATE_PARKED },
 };
+#define NSTATES (sizeof(task_states) / sizeof(task_states[0]))
 
 static int parse_state(const char *tok, uint32_t *bit)
 {
 	unsigned long v;
 	char *end;
 
-	for (size_t i = 0; i < sizeof(task_states) / sizeof(task_states[0]); i++) {
+	for (size_t i = 0; i < NSTATES; i++) {
 		if (!strcmp(tok, task_states[i].letter) || !strcasecmp(tok, task_states[i].name)) {
 			*bit = task_states[i].bit;
 			return 0;
@@ -182,214 +337,136 @@ static int parse_state(const char *tok, uint32_t *bit)
 	return 0;
 }
 
-int config_parse_states(const char *list, uint32_t *mask)
+static int parse_states(struct config *c, const char *list, char *err, size_t errlen)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
 	uint32_t m = 0, bit = 0;
-	int err = 0;
+	int ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
-		err = parse_state(tok, &bit);
-		if (err)
-			fprintf(stderr, "emberd: unknown task state '%s' for --offcpu-state "
-				"(known: S D R T t P, or a mask within 0x%x)\n", tok,
-				OFFCPU_STATE_KERNEL_BITS);
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		ret = parse_state(tok, &bit);
+		if (ret)
+			snprintf(err, errlen, "unknown task state '%s' (known: S D R T t P, or a mask "
+				 "within 0x%x)", tok, OFFCPU_STATE_KERNEL_BITS);
 		m |= bit;
 	}
 	free(copy);
-	if (!err && !m) {
-		fprintf(stderr, "emberd: empty state list for --offcpu-state\n");
-		err = -EINVAL;
+	if (!ret && !m) {
+		snprintf(err, errlen, "empty task state list '%s'", list);
+		ret = -EINVAL;
 	}
-	if (!err)
-		*mask = m;
-	return err;
+	if (!ret)
+		c->offcpu_states = m;
+	return ret;
 }
 
-enum { OPT_COLLECT = 256, OPT_WITH_PID, OPT_WITH_TID, OPT_CYCLES, OPT_IDLE, OPT_HELP,
-       OPT_VERSION, OPT_OFF_MIN, OPT_OFF_MAX, OPT_OFF_STATE, OPT_OFF_THREADS, OPT_OFF_WAKER,
-       OPT_RAW_NAMES, OPT_INLINES, OPT_DEBUGINFOD, OPT_DEBUGINFOD_TIMEOUT,
-       OPT_MEM_SAMPLE, OPT_MEM_DUTY, OPT_MEM_AGE, OPT_MEM_LIB, OPT_MEM_PREFIX };
-
-static const struct option long_opts[] = {
-	{ "freq", required_argument, NULL, 'F' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "window", required_argument, NULL, 'w' },
-	{ "collect", required_argument, NULL, OPT_COLLECT },
-	{ "with-pid", no_argument, NULL, OPT_WITH_PID },
-	{ "with-tid", no_argument, NULL, OPT_WITH_TID },
-	{ "cycles", no_argument, NULL, OPT_CYCLES },
-	{ "idle", no_argument, NULL, OPT_IDLE },
-	{ "offcpu-min", required_argument, NULL, OPT_OFF_MIN },
-	{ "offcpu-max", required_argument, NULL, OPT_OFF_MAX },
-	{ "offcpu-state", required_argument, NULL, OPT_OFF_STATE },
-	{ "offcpu-threads", required_argument, NULL, OPT_OFF_THREADS },
-	{ "offcpu-waker", no_argument, NULL, OPT_OFF_WAKER },
-	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
-	{ "inlines", no_argument, NULL, OPT_INLINES },
-	{ "debuginfod", required_argument, NULL, OPT_DEBUGINFOD },
-	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
-	{ "mem-sample", required_argument, NULL, OPT_MEM_SAMPLE },
-	{ "mem-duty", required_argument, NULL, OPT_MEM_DUTY },
-	{ "mem-age", required_argument, NULL, OPT_MEM_AGE },
-	{ "mem-lib", required_argument, NULL, OPT_MEM_LIB },
-	{ "mem-prefix", required_argument, NULL, OPT_MEM_PREFIX },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char *opt_name(int opt)
+static void format_states(const struct config *c, char *buf, size_t len)
 {
-	for (const struct option *o = long_opts; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
+	uint32_t rest = c->offcpu_states;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NSTATES && used < len; i++) {
+		if (rest & task_states[i].bit) {
+			used += snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+					 task_states[i].letter);
+			rest &= ~task_states[i].bit;
+		}
+	}
+	if (rest && used < len)
+		snprintf(buf + used, len - used, "%s0x%x", used ? "," : "", rest);
 }
 
-static int parse_one(struct config *c, int opt, const char *arg)
+static void describe_range(const struct config_option *o, char *buf, size_t len)
 {
-	unsigned long v;
+	size_t used = 0;
 
-	switch (opt) {
-	case 'F':
-		if (parse_uint(arg, 1, 10000, &v))
-			goto bad;
-		c->freq = v;
+	buf[0] = '\0';
+	if (o->type == CONF_UINT || o->type == CONF_U64)
+		snprintf(buf, len, "%lu-%lu", o->min, o->max);
+	else if (o->type == CONF_BOOL)
+		snprintf(buf, len, "true or false");
+	else if (o->names)
+		for (int i = 0; o->names[i] && used < len; i++)
+			used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "", o->names[i]);
+}
+
+int config_set(struct config *c, const struct config_option *o, const char *val, const char *what,
+	       char *err, size_t errlen)
+{
+	char range[128];
+
+	if (o->type == CONF_CUSTOM)
+		return o->parse(c, val, err, errlen);
+	if (!set_value(c, o, val))
 		return 0;
-	case 'p':
-		return parse_pids(c, arg);
-	case 'o':
-		if (!*arg || strlen(arg) >= sizeof(c->output_dir))
-			goto bad;
-		strcpy(c->output_dir, arg);
-		return 0;
-	case 'w':
-		if (parse_uint(arg, 1, 3600, &v))
-			goto bad;
-		c->window_sec = v;
-		return 0;
-	case OPT_COLLECT:
-		if (config_parse_collect(arg, &c->collect))
-			goto bad;
-		return 0;
-	case OPT_WITH_PID:
-		c->prefix = PREFIX_PID;
-		return 0;
-	case OPT_WITH_TID:
-		c->prefix = PREFIX_TID;
-		return 0;
-	case OPT_CYCLES:
-		c->hw_cycles = 1;
-		return 0;
-	case OPT_IDLE:
-		c->include_idle = 1;
-		return 0;
-	case OPT_OFF_MIN:
-	case OPT_OFF_MAX:
-		if (parse_uint(arg, 1, CONFIG_MAX_BLOCK_US, &v)) {
-			fprintf(stderr, "emberd: invalid value '%s' for --%s (1-%lu microseconds)\n",
-				arg, opt_name(opt), CONFIG_MAX_BLOCK_US);
-			return -EINVAL;
-		}
-		*(opt == OPT_OFF_MIN ? &c->offcpu_min_us : &c->offcpu_max_us) = v;
-		return 0;
-	case OPT_OFF_STATE:
-		return config_parse_states(arg, &c->offcpu_states);
-	case OPT_OFF_THREADS:
-		if (strcmp(arg, "all") && strcmp(arg, "user") && strcmp(arg, "kernel"))
-			goto bad;
-		c->offcpu_threads = !strcmp(arg, "user")     ? OFFCPU_THREADS_USER :
-				    !strcmp(arg, "kernel") ? OFFCPU_THREADS_KERNEL : 0;
-		return 0;
-	case OPT_RAW_NAMES:
-		c->raw_names = 1;
-		return 0;
-	case OPT_INLINES:
-		c->inlines = 1;
-		return 0;
-	case OPT_DEBUGINFOD:
-		if (!*arg || strlen(arg) >= sizeof(c->debuginfod_urls))
-			goto bad;
-		strcpy(c->debuginfod_urls, arg);
-		return 0;
-	case OPT_DEBUGINFOD_TIMEOUT:
-		if (parse_uint(arg, 1, 60, &v))
-			goto bad;
-		c->debuginfod_timeout_sec = v;
-		return 0;
-	case OPT_OFF_WAKER:
-		c->offcpu_waker = 1;
-		return 0;
-	case 'v':
-		c->verbose++;
-		return 0;
-	case OPT_MEM_SAMPLE:
-		if (parse_uint(arg, 1, 1ul << 40, &v))
-			goto bad;
-		c->mem_sample = v;
-		return 0;
-	case OPT_MEM_DUTY:
-		if (parse_uint(arg, 1, 100, &v))
-			goto bad;
-		c->mem_duty = v;
-		return 0;
-	case OPT_MEM_AGE:
-		if (parse_uint(arg, 0, 86400, &v))
-			goto bad;
-		c->mem_age = v;
-		return 0;
-	case OPT_MEM_LIB:
-		if (!*arg || strlen(arg) >= sizeof(c->mem_lib))
-			goto bad;
-		if (access(arg, R_OK)) {
-			fprintf(stderr, "emberd: cannot read '%s' for --mem-lib: %s\n", arg,
-				strerror(errno));
-			return -EINVAL;
-		}
-		strcpy(c->mem_lib, arg);
-		return 0;
-	case OPT_MEM_PREFIX:
-		if (strlen(arg) >= sizeof(c->mem_prefix))
-			goto bad;
-		strcpy(c->mem_prefix, arg);
-		return 0;
-	}
-	return -EINVAL; /* getopt already said what is wrong */
-bad:
-	fprintf(stderr, "emberd: invalid value '%s' for --%s\n", arg, opt_name(opt));
+	describe_range(o, range, sizeof(range));
+	snprintf(err, errlen, "invalid value '%s' for %s%s%s%s", val, what, *range ? " (" : "",
+		 range, *range ? ")" : "");
 	return -EINVAL;
 }
 
-int config_parse_args(struct config *c, int argc, char **argv)
+void config_format(const struct config *c, const struct config_option *o, char *buf, size_t len)
 {
-	int opt, idx = -1, err;
+	const void *field = (const char *)c + o->offset;
+	size_t used = 0;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "F:p:o:w:v", long_opts, &idx)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (opt == OPT_VERSION) {
-			printf("emberd %s\n", EMBER_VERSION);
-			return 1;
-		}
-		err = parse_one(c, opt, optarg);
-		if (err)
-			return err;
+	buf[0] = '\0';
+	switch (o->type) {
+	case CONF_UINT:
+		snprintf(buf, len, "%u", *(const unsigned int *)field);
+		break;
+	case CONF_U64:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
+	case CONF_BOOL:
+		snprintf(buf, len, "%s", *(const int *)field ? "true" : "false");
+		break;
+	case CONF_STRING:
+		snprintf(buf, len, "%s", (const char *)field);
+		break;
+	case CONF_ENUM:
+		snprintf(buf, len, "%s", o->names[*(const int *)field]);
+		break;
+	case CONF_SET:
+		for (int i = 0; o->names[i] && used < len; i++)
+			if (*(const unsigned int *)field & (1u << i))
+				used += snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 o->names[i]);
+		break;
+	case CONF_CUSTOM:
+		o->format(c, buf, len);
+		break;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "emberd: unexpected argument '%s'\n", argv[optind]);
-		return -EINVAL;
+}
+
+unsigned int config_restart_mask(const struct config *a, const struct config *b)
+{
+	static char va[16384], vb[16384];
+	unsigned int mask = 0;
+
+	for (size_t i = 0; i < config_noptions; i++) {
+		const struct config_option *o = &config_options[i];
+
+		if (!o->restart || !o->key)
+			continue;
+		config_format(a, o, va, sizeof(va));
+		config_format(b, o, vb, sizeof(vb));
+		if (strcmp(va, vb))
+			mask |= o->restart;
 	}
+	return mask;
+}
+
+int config_check(const struct config *c, char *err, size_t errlen)
+{
 	if (c->offcpu_max_us && c->offcpu_max_us < c->offcpu_min_us) {
-		fprintf(stderr, "emberd: --offcpu-max (%llu us) is below --offcpu-min (%llu us)\n",
-			(unsigned long long)c->offcpu_max_us, (unsigned long long)c->offcpu_min_us);
+		snprintf(err, errlen,
+			 "--offcpu-max (%llu us) is below --offcpu-min (%llu us) "
+			 "([offcpu] max-block and min-block in the file)",
+			 (unsigned long long)c->offcpu_max_us, (unsigned long long)c->offcpu_min_us);
 		return -EINVAL;
 	}
 	return 0;

@@ -29,7 +29,6 @@ static void raise_memlock(void)
 int emberd_start(struct emberd *d)
 {
 	struct symbolizer_opts so = { .demangle = !d->cfg.raw_names, .inlines = d->cfg.inlines };
-	struct collector_ctx ctx;
 	char cache[sizeof(d->cfg.output_dir) + 16];
 	int err;
 
@@ -54,22 +53,67 @@ int emberd_start(struct emberd *d)
 	d->win = window_new(0);
 	if (!d->win)
 		return -ENOMEM;
-	ctx = (struct collector_ctx){ &d->cfg, d->sym, d->procs };
-	for (size_t i = 0; i < sizeof(collector_table) / sizeof(collector_table[0]); i++) {
-		struct collector *c;
-
-		if (!(d->cfg.collect & collector_table[i].mask))
-			continue;
-		c = collector_table[i].create(&ctx);
-		if (!c)
-			continue; /* reported; the others go on */
-		d->collectors[d->ncollectors++] = c;
-	}
+	emberd_start_collectors(d, d->cfg.collect);
 	if (!d->ncollectors) {
 		log_err("no collector could be started");
 		return -ENODEV;
 	}
 	return 0;
+}
+
+void emberd_start_collectors(struct emberd *d, unsigned int mask)
+{
+	struct collector_ctx ctx = { &d->cfg, d->sym, d->procs };
+
+	for (size_t i = 0; i < sizeof(collector_table) / sizeof(collector_table[0]); i++) {
+		struct collector *c;
+
+		if (!(mask & collector_table[i].mask) || d->ncollectors == EMBERD_MAX_COLLECTORS)
+			continue;
+		c = collector_table[i].create(&ctx);
+		if (!c)
+			continue; /* reported; the others go on */
+		d->kinds[d->ncollectors] = collector_table[i].mask;
+		d->collectors[d->ncollectors++] = c;
+	}
+}
+
+/* Detach, then drain both buffers into the current window: nothing counted is lost. */
+void emberd_stop_collectors(struct emberd *d, unsigned int mask)
+{
+	int kept = 0;
+
+	for (int i = 0; i < d->ncollectors; i++) {
+		struct collector *c = d->collectors[i];
+
+		if (!(mask & d->kinds[i])) {
+			d->kinds[kept] = d->kinds[i];
+			d->collectors[kept++] = c;
+			continue;
+		}
+		c->detach(c);
+		for (int pass = 0; pass < 2; pass++)
+			if (c->drain(c, d->win))
+				log_err("cannot drain the %s collector, ignoring", c->name);
+		c->free(c);
+	}
+	d->ncollectors = kept;
+}
+
+int emberd_drain(struct emberd *d)
+{
+	int err = 0;
+
+	for (int i = 0; i < d->ncollectors; i++) {
+		int e = d->collectors[i]->drain(d->collectors[i], d->win);
+
+		if (e) {
+			log_err("cannot drain the %s collector: %s", d->collectors[i]->name,
+				strerror(-e));
+			err = e;
+		}
+	}
+	return err;
 }
 
 void emberd_stop(struct emberd *d)

@@ -13,9 +13,13 @@
 
 struct emberd {
 	struct config cfg;
+	struct config_cli cli; /* kept for SIGHUP: the file is re-read, the flags re-applied */
+	int argc;
+	char **argv;
 	struct symbolizer *sym;
 	struct procs *procs;
 	struct collector *collectors[EMBERD_MAX_COLLECTORS];
+	unsigned int kinds[EMBERD_MAX_COLLECTORS]; /* each collector's enum collector_mask bit */
 	int ncollectors;
 	struct window *win;
 	struct symreport symrep;
@@ -24,6 +28,19 @@ struct emberd {
 /* Start the collectors the config asks for. Returns 0 or -errno (logged). */
 int emberd_start(struct emberd *d);
 void emberd_stop(struct emberd *d);
+
+/* Start the collectors in mask (enum collector_mask); one that fails is reported and skipped. */
+void emberd_start_collectors(struct emberd *d, unsigned int mask);
+/* Stop the collectors in mask; what they counted goes into the current window first. */
+void emberd_stop_collectors(struct emberd *d, unsigned int mask);
+/* Move what every collector counted into the current window. Returns 0 or -errno (logged). */
+int emberd_drain(struct emberd *d);
+
+/*
+ * Re-read the configuration (SIGHUP) and apply it: the current window keeps all it
+ * gathered. Returns 0, or -errno when the new one is invalid (logged; the old one stays).
+ */
+int emberd_reload(struct emberd *d);
 
 /* Run until SIGTERM/SIGINT; the last window is written before returning. Returns 0 or -errno. */
 int emberd_loop(struct emberd *d);

@@ -11,12 +11,12 @@
 #include "daemon/archive.h"
 #include "daemon/emberd.h"
 #include "daemon/log.h"
+#include "daemon/notify.h"
 
-
-enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS };
+enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS, SRC_WATCHDOG };
 
 struct loop {
-	int epfd, sigfd, timerfd;
+	int epfd, sigfd, timerfd, wdfd;
 	time_t next_tick, window_end;
 };
 
@@ -54,20 +54,33 @@ static int arm_timer(struct loop *l)
 	return 0;
 }
 
-static int drain_all(struct emberd *d)
+/*
+ * systemd's one-line STATUS: what runs, where it writes, how the last write went
+ * (end 0: no new write to report).
+ */
+static void report_status(const struct emberd *d, int written, time_t end)
 {
-	int err = 0;
+	static time_t last_end;
+	static int last_written;
+	char names[64] = "", when[16] = "none yet";
+	size_t used = 0;
+	struct tm tm;
 
-	for (int i = 0; i < d->ncollectors; i++) {
-		int e = d->collectors[i]->drain(d->collectors[i], d->win);
-
-		if (e) {
-			log_err("cannot drain the %s collector: %s", d->collectors[i]->name,
-				strerror(-e));
-			err = e;
-		}
+	if (end) {
+		last_end = end;
+		last_written = written;
 	}
-	return err;
+	end = last_end;
+	written = last_written;
+
+	for (int i = 0; i < d->ncollectors && used < sizeof(names); i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? "," : "",
+				 d->collectors[i]->name);
+	if (end && localtime_r(&end, &tm))
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	notify_send("STATUS=collectors %s; %us windows to %s; last write %s: %s", used ? names : "none",
+		    d->cfg.window_sec, d->cfg.output_dir, when,
+		    written < 0 ? "FAILED" : written ? "ok" : "empty");
 }
 
 /* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
@@ -85,6 +98,7 @@ static int write_window(struct emberd *d, time_t end, int snapshot)
 			d->cfg.output_dir, strerror(-n));
 	else if (n > 0)
 		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
+	report_status(d, n, end);
 	if (snapshot)
 		return n < 0 ? n : 0;
 	symreport_window(&d->symrep, d->sym, d->win, end);
@@ -107,7 +121,7 @@ static int on_timer(struct emberd *d, struct loop *l)
 		return -errno;
 	if (now < l->next_tick)
 		return arm_timer(l);
-	drain_all(d);
+	emberd_drain(d);
 	err = 0;
 	if (now >= l->window_end) {
 		err = write_window(d, l->window_end, 0);
@@ -116,6 +130,24 @@ static int on_timer(struct emberd *d, struct loop *l)
 	}
 	l->next_tick = align_up(now, drain_period(&d->cfg));
 	return err ? err : arm_timer(l);
+}
+
+static void on_reload(struct emberd *d, struct loop *l)
+{
+	time_t now = now_sec();
+
+	log_info("SIGHUP: reloading %s", d->cli.file ? d->cli.file : "the command line");
+	notify_send("RELOADING=1");
+	if (!emberd_reload(d)) {
+		/* The current window ends as planned, or sooner on a shorter window. */
+		if (align_up(now, d->cfg.window_sec) < l->window_end)
+			l->window_end = align_up(now, d->cfg.window_sec);
+		l->next_tick = align_up(now, drain_period(&d->cfg));
+		if (arm_timer(l))
+			log_err("cannot re-arm the timer: %s", strerror(errno));
+	}
+	notify_send("READY=1");
+	report_status(d, 0, 0);
 }
 
 /* Returns 1 when the daemon must stop. */
@@ -128,16 +160,42 @@ static int on_signal(struct emberd *d, struct loop *l)
 	switch (si.ssi_signo) {
 	case SIGUSR1:
 		log_info("SIGUSR1: writing a snapshot");
-		drain_all(d);
+		emberd_drain(d);
 		write_window(d, now_sec(), 1);
 		return 0;
 	case SIGHUP:
-		log_info("SIGHUP: no configuration file to reload, ignoring");
+		on_reload(d, l);
 		return 0;
 	default:
 		log_info("SIG%s: writing the current window and exiting", sigabbrev_np(si.ssi_signo));
 		return 1;
 	}
+}
+
+/* Ping systemd's watchdog at half the interval it asks for, from this loop. */
+static int watchdog_init(struct loop *l)
+{
+	uint64_t usec = notify_watchdog_usec() / 2;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = SRC_WATCHDOG };
+	struct itimerspec its;
+
+	if (!usec)
+		return 0;
+	its.it_value.tv_sec = its.it_interval.tv_sec = usec / 1000000;
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = usec % 1000000 * 1000;
+	l->wdfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (l->wdfd < 0 || timerfd_settime(l->wdfd, 0, &its, NULL) ||
+	    epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->wdfd, &ev))
+		return -errno;
+	return 0;
+}
+
+static void on_watchdog(struct loop *l)
+{
+	uint64_t expirations;
+
+	if (read(l->wdfd, &expirations, sizeof(expirations)) > 0)
+		notify_send("WATCHDOG=1");
 }
 
 static int loop_init(struct emberd *d, struct loop *l)
@@ -170,7 +228,7 @@ static int loop_init(struct emberd *d, struct loop *l)
 	l->window_end = align_up(now, d->cfg.window_sec);
 	d->win->start = l->window_end - d->cfg.window_sec;
 	l->next_tick = align_up(now, drain_period(&d->cfg));
-	return arm_timer(l);
+	return watchdog_init(l) ?: arm_timer(l);
 }
 
 static void loop_release(struct loop *l)
@@ -181,11 +239,13 @@ static void loop_release(struct loop *l)
 		close(l->sigfd);
 	if (l->timerfd >= 0)
 		close(l->timerfd);
+	if (l->wdfd >= 0)
+		close(l->wdfd);
 }
 
 int emberd_loop(struct emberd *d)
 {
-	struct loop l = { .epfd = -1, .sigfd = -1, .timerfd = -1 };
+	struct loop l = { .epfd = -1, .sigfd = -1, .timerfd = -1, .wdfd = -1 };
 	struct epoll_event evs[4];
 	int err, stop = 0;
 
@@ -194,6 +254,8 @@ int emberd_loop(struct emberd *d)
 		log_err("cannot set up the event loop: %s", strerror(-err));
 		goto cleanup;
 	}
+	notify_send("READY=1");
+	report_status(d, 0, 0);
 	while (!stop) {
 		int n = epoll_wait(l.epfd, evs, 4, -1);
 
@@ -208,16 +270,19 @@ int emberd_loop(struct emberd *d)
 				stop = on_signal(d, &l);
 			else if (evs[i].data.u32 == SRC_TIMER)
 				err = on_timer(d, &l);
+			else if (evs[i].data.u32 == SRC_WATCHDOG)
+				on_watchdog(&l);
 			else
 				procs_consume(d->procs);
 		}
 	}
+	notify_send("STOPPING=1");
 	/* Detach, then drain both buffers: the last window gets every sample counted. */
 	for (int i = 0; i < d->ncollectors; i++)
 		d->collectors[i]->detach(d->collectors[i]);
 	procs_consume(d->procs);
-	drain_all(d);
-	drain_all(d);
+	emberd_drain(d);
+	emberd_drain(d);
 	err = write_window(d, now_sec(), 0);
 cleanup:
 	loop_release(&l);

@@ -55,15 +55,43 @@ static int preflight(const struct config *cfg)
 	return 0;
 }
 
+/* Options from the command line and the file. Returns 0 to run, 1 to exit 0, 2 on bad usage. */
+static int configure(struct emberd *d, int argc, char **argv)
+{
+	char err[CONFIG_ERR_LEN];
+
+	d->argc = argc;
+	d->argv = argv;
+	if (config_scan_args(argc, argv, &d->cli, err, sizeof(err)))
+		goto bad;
+	if (d->cli.help) {
+		config_usage(stdout);
+		return 1;
+	}
+	if (d->cli.version) {
+		printf("emberd %s\n", EMBER_VERSION);
+		return 1;
+	}
+	if (config_load(&d->cfg, &d->cli, argc, argv, err, sizeof(err)))
+		goto bad;
+	if (d->cli.print)
+		config_print(stdout, &d->cfg);
+	else if (d->cli.check)
+		printf("emberd: '%s' is valid\n", d->cli.file);
+	return d->cli.print || d->cli.check;
+bad:
+	fprintf(stderr, "emberd: %s\n", err);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	static struct emberd d;
 	int err;
 
-	config_init(&d.cfg);
-	err = config_parse_args(&d.cfg, argc, argv);
+	err = configure(&d, argc, argv);
 	if (err)
-		return err > 0 ? 0 : 2;
+		return err == 1 ? 0 : 2;
 	log_set_level(d.cfg.verbose ? LOG_LVL_DEBUG : LOG_LVL_INFO);
 	log_setup_libbpf();
 	err = preflight(&d.cfg);
