@@ -25,13 +25,14 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNFLAGS) -fno-omit-frame-pointer $(SANFLAGS) \
 	-DEMBER_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. -D_GNU_SOURCE
 override LDFLAGS += $(SANFLAGS)
-LDLIBS := -lbpf -lelf -ldw -lz -llzma -liberty -lpthread -lm
+LDLIBS := -lbpf -lelf -ldw -ldebuginfod -lz -llzma -liberty -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
 
 # Packages the build and the tests need (Debian names).
-BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev liblzma-dev libiberty-dev \
-	pkg-config make
-TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2
+BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev \
+	libiberty-dev pkg-config make
+TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
+	debuginfod
 
 ifeq ($(V),1)
 Q =
@@ -133,7 +134,7 @@ $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
 	$(call msg,FIXTURE,$(@D))
 	$(Q)CLANG=$(CLANG) tests/fixtures/sym/build.sh $(abspath tests/fixtures/sym) $(abspath $(@D))
 
-$(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms: $(OUTPUT)/fixtures/sym/stamp
+$(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms $(OUTPUT)/tests/test_debuginfod: $(OUTPUT)/fixtures/sym/stamp
 $(OUTPUT)/tests/test_addr2line: $(OUTPUT)/workloads/inlined
 
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.

@@ -43,6 +43,8 @@ struct config {
 	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
 	int raw_names;		 /* keep C++/Rust names mangled */
 	int inlines;		 /* inlined frames from DWARF */
+	char debuginfod_urls[1024]; /* "": debuginfod off */
+	unsigned int debuginfod_timeout_sec;
 	int verbose;
 	/* memory collector */
 	uint64_t mem_sample;	 /* mean bytes between samples; 1: every allocation */

@@ -23,6 +23,7 @@ struct dsocache {
 	size_t cap, nidle, npending;
 	char *debug_root;
 	struct dso *vdso;
+	struct dinfod *dinfod;
 	int vdso_tried, inlines;
 	uint64_t loads, shared, debug_files;
 };
@@ -49,6 +50,11 @@ struct dsocache *dsocache_new(size_t cap, const char *debug_root, int inlines)
 static uint64_t dsocache_key_hash(const struct dso_key *k)
 {
 	return htab_hash_bytes(k, sizeof(*k));
+}
+
+void dsocache_set_debuginfod(struct dsocache *c, struct dinfod *di)
+{
+	c->dinfod = di;
 }
 
 static void dsocache_put_set(struct dsocache *c, struct symset *set)
@@ -115,6 +121,27 @@ static struct symset *dsocache_find_set(struct dsocache *c, const uint8_t *id, s
 	return NULL;
 }
 
+/* The debug file of info: local, else from debuginfod (checked against the build-id). */
+static int dsocache_debug_fd(struct dsocache *c, const char *path, const struct elfsyms_info *info,
+			     enum debugfile_via *via)
+{
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	int fd = debugfile_open(c->debug_root, path, info, via);
+
+	if (fd >= 0 || !c->dinfod || !info->build_id_len)
+		return fd;
+	fd = dinfod_find(c->dinfod, info->build_id, info->build_id_len);
+	if (fd < 0)
+		return fd;
+	if (elfsyms_read_build_id(fd, id, sizeof(id)) != (int)info->build_id_len ||
+	    memcmp(id, info->build_id, info->build_id_len)) {
+		close(fd);
+		return -ENOENT;
+	}
+	*via = DEBUGFILE_DEBUGINFOD;
+	return fd;
+}
+
 /* Read the symbols of fd, from a debug file when the binary has no .symtab. */
 static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struct symset **out)
 {
@@ -131,7 +158,7 @@ static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struc
 	}
 	info = elfsyms_info(set->es);
 	if (!info->has_symtab &&
-	    (dfd = debugfile_open(c->debug_root, path, info, &set->debug_via)) >= 0) {
+	    (dfd = dsocache_debug_fd(c, path, info, &set->debug_via)) >= 0) {
 		if (elfsyms_use_debug_fd(set->es, dfd))
 			set->debug_via = DEBUGFILE_NONE;
 		else

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "daemon/debugfile.h"
+#include "daemon/debuginfod.h"
 #include "daemon/elfsyms.h"
 #include "daemon/htab.h"
 #include "daemon/inlines.h"
@@ -50,6 +51,8 @@ struct dsocache_stats {
  */
 struct dsocache *dsocache_new(size_t cap, const char *debug_root, int inlines);
 void dsocache_free(struct dsocache *c);
+/* Ask di (owned by the caller) for the debug files of stripped files found nowhere local. */
+void dsocache_set_debuginfod(struct dsocache *c, struct dinfod *di);
 
 /*
  * The file open on fd (mapped from path) with a reference taken: found by

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* emberd.c - start and stop the daemon's parts in order */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -30,9 +31,18 @@ static void raise_memlock(void)
 int emberd_start(struct emberd *d)
 {
 	struct symbolizer_opts so = { .demangle = !d->cfg.raw_names, .inlines = d->cfg.inlines };
+	char cache[sizeof(d->cfg.output_dir) + 16];
 	int err;
 
 	raise_memlock();
+	if (d->cfg.debuginfod_urls[0]) {
+		snprintf(cache, sizeof(cache), "%s/.debuginfod", d->cfg.output_dir);
+		so.debuginfod_urls = d->cfg.debuginfod_urls;
+		so.debuginfod_cache = cache;
+		so.debuginfod_timeout_sec = d->cfg.debuginfod_timeout_sec;
+		log_info("debuginfod: asking %s for missing debug files (timeout %u s, cache %s)",
+			 so.debuginfod_urls, so.debuginfod_timeout_sec, cache);
+	}
 	d->sym = symbolizer_new(&so);
 	if (!d->sym) {
 		err = -errno;

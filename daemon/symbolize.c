@@ -40,6 +40,7 @@ struct proc {
 struct symbolizer {
 	struct symbolizer_opts opts;
 	struct dsocache *dsos;
+	struct dinfod *dinfod;
 	struct ksyms *ks;
 	int ks_tried;
 	uint64_t modsig;
@@ -85,6 +86,19 @@ struct symbolizer *symbolizer_new(const struct symbolizer_opts *opts)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (s->opts.debuginfod_urls) {
+		s->dinfod = dinfod_new(s->opts.debuginfod_urls, s->opts.debuginfod_cache,
+				       s->opts.debuginfod_timeout_sec);
+		if (!s->dinfod) {
+			int err = errno;
+
+			dsocache_free(s->dsos);
+			free(s);
+			errno = err;
+			return NULL;
+		}
+		dsocache_set_debuginfod(s->dsos, s->dinfod);
+	}
 	htab_init(&s->procs);
 	lru_init(&s->proc_lru);
 	return s;
@@ -120,6 +134,7 @@ void symbolizer_free(struct symbolizer *s)
 		proc_drop(s, lru_entry(s->proc_lru.next, struct proc, lru));
 	htab_release(&s->procs);
 	dsocache_free(s->dsos);
+	dinfod_free(s->dinfod);
 	ksyms_free(s->ks);
 	free(s);
 }
@@ -714,6 +729,9 @@ void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *s
 	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next)
 		st->perfmaps += lru_entry(it, const struct proc, lru)->pm != NULL;
 	st->kernel_restricted = s->ks && ksyms_restricted(s->ks);
+	st->debuginfod = s->dinfod != NULL;
+	if (s->dinfod)
+		dinfod_get_stats(s->dinfod, &st->dinfod);
 }
 
 void symbolizer_frame_counts(const struct symbolizer *s, uint64_t *frames, uint64_t *named)

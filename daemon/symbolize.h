@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "collapse/sbuf.h"
+#include "daemon/debuginfod.h"
 #include "daemon/procmaps.h"
 
 struct symbolizer;
@@ -22,6 +23,10 @@ struct symbolizer_opts {
 	const char *perfmap_dir; /* NULL: /tmp as the process sees it; else a host directory */
 	int refresh_ms;		 /* least interval between rereads of a live process's maps
 				    or perf map on a miss (0: 200 ms, < 0: every miss) */
+	/* debuginfod servers asked for the debug files of stripped files (NULL: none) */
+	const char *debuginfod_urls;
+	const char *debuginfod_cache;	   /* its cache directory (required with urls) */
+	unsigned int debuginfod_timeout_sec; /* bound on each lookup (required with urls) */
 };
 
 struct symbolizer_stats {
@@ -38,6 +43,8 @@ struct symbolizer_stats {
 	uint64_t perfmaps;	/* processes with a trusted perf map now */
 	uint64_t exit_maps;	/* exit records with mappings received since start */
 	int kernel_restricted;	/* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
+	int debuginfod;		/* debuginfod is on; its lookups: */
+	struct dinfod_stats dinfod;
 };
 
 /* NULL on error (errno set). opts may be NULL: demangling on, default caps. */

@@ -13,6 +13,11 @@ static void symreport_caches(const struct symbolizer_stats *st)
 		  " maps reads, %" PRIu64 " exit records",
 		  st->procs, st->max_procs, st->dsos, st->max_dsos, st->dsos_pending, st->symsets,
 		  st->cache_bytes >> 10, st->elf_loads, st->maps_reads, st->exit_maps);
+	if (st->debuginfod)
+		log_debug("debuginfod: %" PRIu64 " asked, %" PRIu64 " found, %" PRIu64
+			  " missing, %" PRIu64 " failed, %" PRIu64 " skipped",
+			  st->dinfod.asked, st->dinfod.found, st->dinfod.missing, st->dinfod.failed,
+			  st->dinfod.skipped);
 }
 
 /* The worst kind of this window: 1 and its share when it is low. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_config.c - emberd's option table: command line, configuration file, printing */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <linux/types.h>
@@ -327,6 +328,22 @@ TEST(restart_mask)
 	b.npids = 1;
 	b.pids[0] = 1;
 	ASSERT_EQ_INT(config_restart_mask(&a, &b), COLLECT_ALL);
+}
+
+TEST(debuginfod_off_by_default_and_bounded_timeout)
+{
+	struct config c;
+
+	ASSERT_EQ_INT(parse(&c, "emberd"), 0);
+	ASSERT_EQ_STR(c.debuginfod_urls, "");
+	ASSERT_EQ_INT(c.debuginfod_timeout_sec, 3);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod http://127.0.0.1:8002 --debuginfod-timeout 10"),
+		      0);
+	ASSERT_EQ_STR(c.debuginfod_urls, "http://127.0.0.1:8002");
+	ASSERT_EQ_INT(c.debuginfod_timeout_sec, 10);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod-timeout 0"), -EINVAL);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod-timeout 61"), -EINVAL);
+	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod"), -EINVAL);
 }
 
 TEST(memory_options)
