@@ -44,8 +44,8 @@ cpu1=$(cpu_of "$SPIN")
 kill -HUP "$EMBERD_PID"
 check "SIGHUP reloads the file" wait_for 5 sh -c "[ \$(grep -c 'configuration reloaded' '$T_TMP/emberd.log') -eq 1 ]"
 check "the change is named" grep -q "configuration reloaded: \[oncpu\] frequency 199 -> 49" "$T_TMP/emberd.log"
-check "the on-CPU collector restarted at 49 Hz" grep -q "on-CPU: sampling cpu-clock at 49 Hz" "$T_TMP/emberd.log"
-check "sd_notify: RELOADING=1 then READY=1" sh -c "grep -x -A3 'RELOADING=1' '$T_TMP/notify.log' | grep -qx 'READY=1'"
+check "the on-CPU collector restarted at 49 Hz" wait_for 5 grep -q "on-CPU: sampling cpu-clock at 49 Hz" "$T_TMP/emberd.log"
+check "sd_notify: RELOADING=1 then READY=1" wait_for 5 sh -c "grep -x -A3 'RELOADING=1' '$T_TMP/notify.log' | grep -qx 'READY=1'"
 sleep 3
 
 # A broken file: one error line with file:line, the daemon goes on as it was.
