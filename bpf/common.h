@@ -32,10 +32,10 @@ enum ember_vma_kind {
 
 struct ember_vma {
 	__u64 start, end, pgoff; /* pgoff in bytes */
-	__u64 ino, size;	 /* the file's identity, as fstat() would show it */
+	__u64 ino, size;         /* the file's identity, as fstat() would show it */
 	__s64 mtime_ns;
-	__u32 dev;		 /* kernel encoding: major << 20 | minor */
-	__u32 kind;		 /* enum ember_vma_kind */
+	__u32 dev;  /* kernel encoding: major << 20 | minor */
+	__u32 kind; /* enum ember_vma_kind */
 };
 
 struct ember_proc_exit {

@@ -10,9 +10,9 @@
 #include "bpf/procs.bpf.h"
 
 const volatile __u64 sample_bytes = 512 * 1024; /* mean bytes between samples; 1: every call */
-const volatile bool filter_pids = false;	/* for the syscall tracepoints */
-const volatile bool key_tid = false;		/* count by thread, not only by process */
-const volatile __u32 exp_table[MEM_EXP_TABLE];	/* -ln(U) quantiles, fixed point */
+const volatile bool filter_pids = false;        /* for the syscall tracepoints */
+const volatile bool key_tid = false;            /* count by thread, not only by process */
+const volatile __u32 exp_table[MEM_EXP_TABLE];  /* -ln(U) quantiles, fixed point */
 
 /* Allocation counts are double-buffered as in oncpu.bpf.c; stacks and live entries are not. */
 volatile __u32 active;
@@ -240,8 +240,9 @@ static __always_inline __u32 count(void *ctx, __u32 src, __u64 size)
 static __always_inline void track(__u64 id, __u64 addr, __u64 size, __u32 stack_id)
 {
 	struct mem_live_key k = { .pid = id >> 32, .addr = addr };
-	struct mem_live v = { .size = size, .time_ns = bpf_ktime_get_ns(), .tid = (__u32)id,
-			      .ustack_id = stack_id };
+	struct mem_live v = {
+		.size = size, .time_ns = bpf_ktime_get_ns(), .tid = (__u32)id, .ustack_id = stack_id
+	};
 	long err;
 
 	bpf_get_current_comm(v.comm, sizeof(v.comm));

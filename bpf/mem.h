@@ -7,9 +7,9 @@
 #define MEM_MAX_COUNTS 32768
 #define MEM_MAX_STACKS 16384
 #define MEM_MAX_LIVE 65536
-#define MEM_MAX_LIBS 64	     /* allocator libraries probed at once (one per -p process) */
-#define MEM_EXP_TABLE 4096   /* quantiles of the unit exponential, for Poisson sampling */
-#define MEM_EXP_SHIFT 16     /* fixed point of the table's entries */
+#define MEM_MAX_LIBS 64    /* allocator libraries probed at once (one per -p process) */
+#define MEM_EXP_TABLE 4096 /* quantiles of the unit exponential, for Poisson sampling */
+#define MEM_EXP_SHIFT 16   /* fixed point of the table's entries */
 
 /* Probed functions; the attach cookie is lib << 8 | fn. */
 enum mem_fn {
@@ -28,9 +28,9 @@ enum mem_fn {
 
 /* Where the bytes of a count come from. */
 enum mem_src {
-	MEM_SRC_ALLOC,	/* the allocator functions (sampled) */
-	MEM_SRC_MMAP,	/* anonymous mmap (every call) */
-	MEM_SRC_BRK,	/* brk growth */
+	MEM_SRC_ALLOC,  /* the allocator functions (sampled) */
+	MEM_SRC_MMAP,   /* anonymous mmap (every call) */
+	MEM_SRC_BRK,    /* brk growth */
 	MEM_SRC_MUNMAP, /* munmap */
 	MEM_SRC_MAX,
 };
@@ -39,7 +39,7 @@ struct mem_key {
 	__u32 pid;
 	__u32 tid;
 	__u32 ustack_id; /* STACK_ID_NONE / STACK_ID_LOST */
-	__u32 src;	 /* enum mem_src */
+	__u32 src;       /* enum mem_src */
 	char comm[TASK_COMM_LEN];
 };
 
@@ -69,16 +69,16 @@ struct mem_lib {
 };
 
 enum mem_stat {
-	MEM_STAT_CALLS,	      /* allocation calls seen while probes were attached */
-	MEM_STAT_SAMPLED,     /* of them, sampled */
-	MEM_STAT_NESTED,      /* calls made by the allocator itself, skipped */
-	MEM_STAT_FREES,	      /* free calls seen */
-	MEM_STAT_FREED,	      /* of them, freeing a tracked live allocation */
-	MEM_STAT_LIVE_FULL,   /* sampled allocation not tracked: live map full */
-	MEM_STAT_COUNT_FULL,  /* sampled allocation not counted: count map full */
-	MEM_STAT_USTACK_ERR,  /* user stack not captured */
-	MEM_STAT_EXIT_FREED,  /* live entries removed at process exit or exec */
-	MEM_STAT_SYSCALLS,    /* mmap/munmap/brk calls counted */
+	MEM_STAT_CALLS,      /* allocation calls seen while probes were attached */
+	MEM_STAT_SAMPLED,    /* of them, sampled */
+	MEM_STAT_NESTED,     /* calls made by the allocator itself, skipped */
+	MEM_STAT_FREES,      /* free calls seen */
+	MEM_STAT_FREED,      /* of them, freeing a tracked live allocation */
+	MEM_STAT_LIVE_FULL,  /* sampled allocation not tracked: live map full */
+	MEM_STAT_COUNT_FULL, /* sampled allocation not counted: count map full */
+	MEM_STAT_USTACK_ERR, /* user stack not captured */
+	MEM_STAT_EXIT_FREED, /* live entries removed at process exit or exec */
+	MEM_STAT_SYSCALLS,   /* mmap/munmap/brk calls counted */
 	MEM_STAT_MAX,
 };
 

@@ -24,7 +24,8 @@ struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, OFFCPU_MAX_COUNTS);
 	__type(key, struct offcpu_key);
-	__type(value, __u64); /* nanoseconds: short blocks are not truncated; the daemon writes µs */
+	__type(value,
+	       __u64); /* nanoseconds: short blocks are not truncated; the daemon writes µs */
 };
 
 /* User stacks and waker stacks, taken in their own task's context. */
@@ -49,11 +50,11 @@ struct kstacks_map kstacks0 SEC(".maps"), kstacks1 SEC(".maps");
 
 /* Per thread, freed with it: the switch-out time, and a block waiting for its user stack. */
 struct task_info {
-	__u64 start_ns;	  /* switch-out time of the current block; 0: none */
+	__u64 start_ns;   /* switch-out time of the current block; 0: none */
 	__u64 pending_ns; /* a block above the minimum, counted at return to user; 0: none */
 	struct offcpu_key key;
-	__u32 buf;	  /* buffer of key's stack ids */
-	__u32 waker_buf;  /* buffer of the waker's stack ids */
+	__u32 buf;       /* buffer of key's stack ids */
+	__u32 waker_buf; /* buffer of the waker's stack ids */
 	__u32 has_waker;
 	__u32 pad;
 };
@@ -283,8 +284,8 @@ int BPF_PROG(offcpu_wakeup, struct task_struct *p)
 	if (!t || !t->start_ns || now - t->start_ns < min_ns)
 		return 0;
 	/* Skip this program's frame and the tracepoint's (bpf_trace_run1). */
-	t->key.waker_kstack_id = stack_id(bpf_get_stackid(ctx, stacks_of(buf), 2),
-					  OFFCPU_STAT_WAKER_ERR);
+	t->key.waker_kstack_id =
+		stack_id(bpf_get_stackid(ctx, stacks_of(buf), 2), OFFCPU_STAT_WAKER_ERR);
 	t->key.waker_ustack_id = stack_id(bpf_get_stackid(ctx, stacks_of(buf), BPF_F_USER_STACK),
 					  OFFCPU_STAT_WAKER_ERR);
 	t->key.waker_pid = bpf_get_current_pid_tgid() >> 32;

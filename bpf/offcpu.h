@@ -8,11 +8,11 @@
 #define OFFCPU_MAX_STACKS 16384
 
 /* Task states a block may start in: the kernel's bits, and preemption (state running). */
-#define OFFCPU_STATE_INTERRUPTIBLE 0x0001u /* S */
+#define OFFCPU_STATE_INTERRUPTIBLE 0x0001u   /* S */
 #define OFFCPU_STATE_UNINTERRUPTIBLE 0x0002u /* D */
-#define OFFCPU_STATE_STOPPED 0x0004u /* T */
-#define OFFCPU_STATE_TRACED 0x0008u /* t */
-#define OFFCPU_STATE_PARKED 0x0040u /* P */
+#define OFFCPU_STATE_STOPPED 0x0004u         /* T */
+#define OFFCPU_STATE_TRACED 0x0008u          /* t */
+#define OFFCPU_STATE_PARKED 0x0040u          /* P */
 #define OFFCPU_STATE_KERNEL_BITS 0x004fu
 #define OFFCPU_STATE_PREEMPTED 0x80000000u /* R: switched out while runnable */
 
@@ -23,8 +23,8 @@
 struct offcpu_key {
 	__u32 pid; /* thread group id */
 	__u32 tid;
-	__u32 kstack_id; /* in kstacksN, STACK_ID_NONE / STACK_ID_LOST when absent */
-	__u32 ustack_id; /* in stacksN */
+	__u32 kstack_id;       /* in kstacksN, STACK_ID_NONE / STACK_ID_LOST when absent */
+	__u32 ustack_id;       /* in stacksN */
 	__u32 waker_kstack_id; /* in stacksN; STACK_ID_NONE without --offcpu-waker */
 	__u32 waker_ustack_id;
 	__u32 waker_pid;
@@ -39,12 +39,12 @@ struct offcpu_kstack {
 };
 
 enum offcpu_stat {
-	OFFCPU_STAT_BLOCKS,	  /* blocks counted (after every filter) */
-	OFFCPU_STAT_NO_STORAGE,	  /* block lost: no thread-local storage for its start time */
-	OFFCPU_STAT_COUNT_FULL,	  /* block lost: count map full */
-	OFFCPU_STAT_KSTACK_ERR,	  /* kernel stack not captured */
-	OFFCPU_STAT_USTACK_ERR,	  /* user stack not captured */
-	OFFCPU_STAT_WAKER_ERR,	  /* waker stacks not captured */
+	OFFCPU_STAT_BLOCKS,     /* blocks counted (after every filter) */
+	OFFCPU_STAT_NO_STORAGE, /* block lost: no thread-local storage for its start time */
+	OFFCPU_STAT_COUNT_FULL, /* block lost: count map full */
+	OFFCPU_STAT_KSTACK_ERR, /* kernel stack not captured */
+	OFFCPU_STAT_USTACK_ERR, /* user stack not captured */
+	OFFCPU_STAT_WAKER_ERR,  /* waker stacks not captured */
 	OFFCPU_STAT_MAX,
 };
 

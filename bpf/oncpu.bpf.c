@@ -97,11 +97,12 @@ int oncpu_sample(struct bpf_perf_event_data *ctx)
 	buf = active & 1;
 	stacks = buf ? (void *)&stacks1 : (void *)&stacks0;
 	counts = buf ? (void *)&counts1 : (void *)&counts0;
-	key.kstack_id = in_user_mode(ctx) ? STACK_ID_NONE :
-		stack_id(bpf_get_stackid(ctx, stacks, 0), &stats, ONCPU_STAT_KSTACK_ERR);
-	key.ustack_id = kthread ? STACK_ID_NONE :
-		stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
-			 ONCPU_STAT_USTACK_ERR);
+	key.kstack_id = in_user_mode(ctx) ? STACK_ID_NONE
+					  : stack_id(bpf_get_stackid(ctx, stacks, 0), &stats,
+						     ONCPU_STAT_KSTACK_ERR);
+	key.ustack_id = kthread ? STACK_ID_NONE
+				: stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
+					   ONCPU_STAT_USTACK_ERR);
 	count = lookup_or_try_init(counts, &key, &zero);
 	if (!count) {
 		stat_inc(&stats, ONCPU_STAT_COUNT_FULL);

@@ -16,10 +16,10 @@ struct oncpu_key {
 };
 
 enum oncpu_stat {
-	ONCPU_STAT_SAMPLES,	/* samples seen (after filters) */
-	ONCPU_STAT_KSTACK_ERR,	/* kernel stack not captured */
-	ONCPU_STAT_USTACK_ERR,	/* user stack not captured (user threads only) */
-	ONCPU_STAT_COUNT_FULL,	/* sample lost: count map full */
+	ONCPU_STAT_SAMPLES,    /* samples seen (after filters) */
+	ONCPU_STAT_KSTACK_ERR, /* kernel stack not captured */
+	ONCPU_STAT_USTACK_ERR, /* user stack not captured (user threads only) */
+	ONCPU_STAT_COUNT_FULL, /* sample lost: count map full */
 	ONCPU_STAT_MAX,
 };
 

@@ -93,7 +93,8 @@ static __always_inline void send_exit(__u32 pid)
 	bpf_iter_task_vma_destroy(&it);
 	e->nvmas = n;
 	bpf_ringbuf_output(&procs_events, e,
-			   offsetof(struct ember_proc_exit, vmas) + n * sizeof(struct ember_vma), 0);
+			   offsetof(struct ember_proc_exit, vmas) + n * sizeof(struct ember_vma),
+			   0);
 }
 
 /* tp_btf needs no tracefs mount, unlike tp/. */

@@ -80,8 +80,9 @@ static int add_entry(struct archdir *ad, const char *outdir, const char *sub, co
 }
 
 /* Call fn on each regular file of each archive folder. Returns 0 or the first error. */
-static int walk(const char *outdir, int (*fn)(void *arg, const char *sub, const char *name,
-					    int dirfd, const struct stat *st),
+static int walk(const char *outdir,
+		int (*fn)(void *arg, const char *sub, const char *name, int dirfd,
+			  const struct stat *st),
 		void *arg)
 {
 	DIR *top = opendir(outdir);

@@ -165,8 +165,8 @@ static int pprof_to_fd(int fd, struct folded *f, const struct pprof_opts *o)
 }
 
 /* Kinds pprof has no sample type for (the hot/cold mix) get no .pb.gz. */
-static int write_pprof(struct archive_txn *t, const char *kind, struct folded *f,
-		       time_t start, time_t end)
+static int write_pprof(struct archive_txn *t, const char *kind, struct folded *f, time_t start,
+		       time_t end)
 {
 	struct pprof_opts o;
 	struct atomic_file af;
@@ -388,8 +388,8 @@ static int write_profiles(struct archive_txn *t, const struct window *w, time_t 
 	return err ? err : written;
 }
 
-int archive_write(const struct config *cfg, const struct window *w,
-		  const struct archive_info *info, struct archive_result *res)
+int archive_write(const struct config *cfg, const struct window *w, const struct archive_info *info,
+		  struct archive_result *res)
 {
 	struct archive_txn t = { .cfg = cfg };
 	char dir[PATH_MAX], stem[ARCHIVE_STEM_MAX];

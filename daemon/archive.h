@@ -15,7 +15,7 @@ struct archive_info {
 	time_t end;
 	int snapshot;
 	const char *collectors; /* attached collectors, comma-separated */
-	uint64_t frames, named;	/* frames symbolized during the window, and those named */
+	uint64_t frames, named; /* frames symbolized during the window, and those named */
 };
 
 #define ARCHIVE_STEM_MAX 64
@@ -38,8 +38,8 @@ struct archive_result {
  * whole leaves nothing. Returns the number of profiles written, or -errno.
  * res (may be NULL) is filled when profiles were written.
  */
-int archive_write(const struct config *cfg, const struct window *w,
-		  const struct archive_info *info, struct archive_result *res);
+int archive_write(const struct config *cfg, const struct window *w, const struct archive_info *info,
+		  struct archive_result *res);
 
 /* Create dir and its parents (mode 0750). Returns 0 or -errno. */
 int archive_mkdirs(const char *dir);

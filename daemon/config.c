@@ -30,6 +30,8 @@ static void format_states(const struct config *c, char *buf, size_t len);
 
 #define FIELD(f) .offset = offsetof(struct config, f), .size = sizeof(((struct config *)0)->f)
 
+/* One row per option reads better than one line per field. */
+/* clang-format off */
 const struct config_option config_options[] = {
 	{ .flag = "collect", .section = "daemon", .key = "collectors", .type = CONF_SET,
 	  .names = collector_names, .def = "oncpu,offcpu", .arg = "LIST",
@@ -138,12 +140,15 @@ const struct config_option config_options[] = {
 	  .def = "", .arg = "STR", .doc = "allocator symbol prefix, e.g. je_ (empty: none)",
 	  .restart = COLLECT_MEMORY, FIELD(mem_prefix) },
 };
+/* clang-format on */
 const struct config_section config_sections[] = {
 	{ "daemon", "What emberd runs and how often it writes." },
 	{ "output", "Where and how the profiles are written." },
 	{ "symbols", "How addresses are named (changes take effect when emberd restarts)." },
-	{ "oncpu", "The on-CPU collector: perf_event sampling of every CPU, stacks counted in the kernel." },
-	{ "memory", "The memory collector: sampled allocations (alloc) and live bytes (live) from uprobes." },
+	{ "oncpu",
+	  "The on-CPU collector: perf_event sampling of every CPU, stacks counted in the kernel." },
+	{ "memory",
+	  "The memory collector: sampled allocations (alloc) and live bytes (live) from uprobes." },
 	{ "offcpu", "The off-CPU collector: time blocked, in microseconds, from sched_switch." },
 	{ NULL, NULL },
 };
@@ -420,8 +425,10 @@ static int parse_states(struct config *c, const char *list, char *err, size_t er
 	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		ret = parse_state(tok, &bit);
 		if (ret)
-			snprintf(err, errlen, "unknown task state '%s' (known: S D R T t P, or a mask "
-				 "within 0x%x)", tok, OFFCPU_STATE_KERNEL_BITS);
+			snprintf(err, errlen,
+				 "unknown task state '%s' (known: S D R T t P, or a mask "
+				 "within 0x%x)",
+				 tok, OFFCPU_STATE_KERNEL_BITS);
 		m |= bit;
 	}
 	free(copy);
@@ -462,7 +469,8 @@ static void describe_range(const struct config_option *o, char *buf, size_t len)
 		snprintf(buf, len, "true or false");
 	else if (o->names)
 		for (int i = 0; o->names[i] && used < len; i++)
-			used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "", o->names[i]);
+			used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 o->names[i]);
 }
 
 int config_set(struct config *c, const struct config_option *o, const char *val, const char *what,
@@ -538,7 +546,8 @@ int config_check(const struct config *c, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "--offcpu-max (%llu us) is below --offcpu-min (%llu us) "
 			 "([offcpu] max-block and min-block in the file)",
-			 (unsigned long long)c->offcpu_max_us, (unsigned long long)c->offcpu_min_us);
+			 (unsigned long long)c->offcpu_max_us,
+			 (unsigned long long)c->offcpu_min_us);
 		return -EINVAL;
 	}
 	return 0;

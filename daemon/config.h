@@ -16,9 +16,9 @@ enum collector_mask {
 #define CONFIG_RESTART_DAEMON (1u << 31) /* a reload cannot apply it: emberd must restart */
 
 enum stack_prefix {
-	PREFIX_COMM,	 /* comm */
-	PREFIX_PID,	 /* comm-PID */
-	PREFIX_TID,	 /* comm-PID/TID */
+	PREFIX_COMM, /* comm */
+	PREFIX_PID,  /* comm-PID */
+	PREFIX_TID,  /* comm-PID/TID */
 };
 
 #define CONFIG_MAX_PIDS 1024
@@ -27,38 +27,38 @@ enum stack_prefix {
 #define DRAIN_MAX_SEC 10 /* collectors are drained at least this often */
 
 struct config {
-	unsigned int freq;	 /* on-CPU sampling frequency, Hz */
+	unsigned int freq;       /* on-CPU sampling frequency, Hz */
 	unsigned int window_sec; /* window length, aligned to the wall clock */
 	char output_dir[4096];
 	uint32_t pids[CONFIG_MAX_PIDS];
-	size_t npids;		 /* 0: the whole host */
-	unsigned int collect;	 /* enum collector_mask */
-	int prefix;		 /* enum stack_prefix */
-	int hw_cycles;		 /* hardware cycles instead of cpu-clock */
-	int include_idle;	 /* sample the idle task too */
-	uint64_t offcpu_min_us;	 /* off-CPU: shortest block counted */
-	uint64_t offcpu_max_us;	 /* off-CPU: longest block counted, 0: no limit */
-	uint32_t offcpu_states;	 /* off-CPU: OFFCPU_STATE_* a block may start in */
-	int offcpu_threads;	 /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
-	int offcpu_waker;	 /* off-CPU: add the waker's stacks after a "--" frame */
-	int raw_names;		 /* keep C++/Rust names mangled */
-	int inlines;		 /* inlined frames from DWARF */
+	size_t npids;               /* 0: the whole host */
+	unsigned int collect;       /* enum collector_mask */
+	int prefix;                 /* enum stack_prefix */
+	int hw_cycles;              /* hardware cycles instead of cpu-clock */
+	int include_idle;           /* sample the idle task too */
+	uint64_t offcpu_min_us;     /* off-CPU: shortest block counted */
+	uint64_t offcpu_max_us;     /* off-CPU: longest block counted, 0: no limit */
+	uint32_t offcpu_states;     /* off-CPU: OFFCPU_STATE_* a block may start in */
+	int offcpu_threads;         /* off-CPU: 0 all, OFFCPU_THREADS_USER or _KERNEL */
+	int offcpu_waker;           /* off-CPU: add the waker's stacks after a "--" frame */
+	int raw_names;              /* keep C++/Rust names mangled */
+	int inlines;                /* inlined frames from DWARF */
 	char debuginfod_urls[1024]; /* "": debuginfod off */
 	unsigned int debuginfod_timeout_sec;
 	int verbose;
 	/* memory collector */
-	uint64_t mem_sample;	 /* mean bytes between samples; 1: every allocation */
-	unsigned int mem_duty;	 /* percent of the time allocation probes are attached */
-	unsigned int mem_age;	 /* live allocations younger than this (s) are not suspects */
-	char mem_lib[4096];	 /* allocator library; "": the C library */
-	char mem_prefix[64];	 /* its symbol prefix ("je_") */
+	uint64_t mem_sample;   /* mean bytes between samples; 1: every allocation */
+	unsigned int mem_duty; /* percent of the time allocation probes are attached */
+	unsigned int mem_age;  /* live allocations younger than this (s) are not suspects */
+	char mem_lib[4096];    /* allocator library; "": the C library */
+	char mem_prefix[64];   /* its symbol prefix ("je_") */
 	/* archive, control and self-metrics */
-	int no_pprof;		 /* no .pb.gz beside each folded.gz */
-	int no_svg;		 /* no flame graph (.svg) beside each folded.gz */
+	int no_pprof;             /* no .pb.gz beside each folded.gz */
+	int no_svg;               /* no flame graph (.svg) beside each folded.gz */
 	unsigned int retain_days; /* delete archives older than this; 0: never */
-	uint64_t retain_bytes;	 /* keep the archive below this size; 0: no limit */
-	char run_dir[256];	 /* control socket and pid file */
-	char metrics[256];	 /* Prometheus endpoint: "" off, HOST:PORT (loopback), unix:PATH */
+	uint64_t retain_bytes;    /* keep the archive below this size; 0: no limit */
+	char run_dir[256];        /* control socket and pid file */
+	char metrics[256];        /* Prometheus endpoint: "" off, HOST:PORT (loopback), unix:PATH */
 };
 
 enum config_type {
@@ -78,22 +78,22 @@ struct config;
  * the reload all read this table, so an option exists in all of them or none.
  */
 struct config_option {
-	const char *flag;	   /* long flag, without "--" */
-	int short_flag;		   /* 0: none */
+	const char *flag;          /* long flag, without "--" */
+	int short_flag;            /* 0: none */
 	const char *section, *key; /* place in the file; NULL: command line only */
 	enum config_type type;
-	unsigned long min, max;	   /* CONF_UINT, CONF_U64 */
-	const char *const *names;  /* CONF_ENUM, CONF_SET: NULL-terminated */
-	const char *def;	   /* default, written as in the file */
-	const char *fixed;	   /* the flag takes no argument and sets this value */
-	const char *arg;	   /* argument name in --help */
+	unsigned long min, max;   /* CONF_UINT, CONF_U64 */
+	const char *const *names; /* CONF_ENUM, CONF_SET: NULL-terminated */
+	const char *def;          /* default, written as in the file */
+	const char *fixed;        /* the flag takes no argument and sets this value */
+	const char *arg;          /* argument name in --help */
 	const char *doc;
-	size_t offset, size;	   /* the field in struct config */
-	unsigned int restart;	   /* collectors restarted when it changes on reload */
+	size_t offset, size;  /* the field in struct config */
+	unsigned int restart; /* collectors restarted when it changes on reload */
 	/* CONF_CUSTOM: returns 0 or -EINVAL with a message in err */
 	int (*parse)(struct config *c, const char *val, char *err, size_t errlen);
 	void (*format)(const struct config *c, char *buf, size_t len);
-	const char *range;	   /* CONF_CUSTOM: what is accepted, for the docs */
+	const char *range; /* CONF_CUSTOM: what is accepted, for the docs */
 };
 
 struct config_section {
@@ -107,8 +107,8 @@ extern const size_t config_noptions;
 /* What the command line asks besides options. */
 struct config_cli {
 	const char *file; /* -c FILE or --check-config FILE */
-	int check;	  /* --check-config: validate and exit */
-	int print;	  /* --print-config: write the effective file and exit */
+	int check;        /* --check-config: validate and exit */
+	int print;        /* --print-config: write the effective file and exit */
 	int help, version;
 };
 

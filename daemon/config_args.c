@@ -42,8 +42,9 @@ static int args_init(struct args *a)
 	for (size_t i = 0; i < config_noptions; i++, n++) {
 		const struct config_option *o = &config_options[i];
 
-		a->longs[n] = (struct option){ o->flag, takes_arg(o) ? required_argument : no_argument,
-					       NULL, o->short_flag ? o->short_flag : ARG_ROW + (int)i };
+		a->longs[n] =
+			(struct option){ o->flag, takes_arg(o) ? required_argument : no_argument,
+					 NULL, o->short_flag ? o->short_flag : ARG_ROW + (int)i };
 		if (o->short_flag && s + 3 < sizeof(a->shorts)) {
 			a->shorts[s++] = (char)o->short_flag;
 			if (takes_arg(o))
@@ -92,8 +93,11 @@ static int walk_args(int argc, char **argv, struct config *c, struct config_cli 
 		}
 		if (o && c) {
 			snprintf(what, sizeof(what), "--%s", o->flag);
-			ret = config_set(c, o, o->fixed ? o->fixed : optarg ? optarg : "true", what,
-					 err, errlen);
+			ret = config_set(c, o,
+					 o->fixed ? o->fixed
+					 : optarg ? optarg
+						  : "true",
+					 what, err, errlen);
 			if (ret)
 				goto cleanup;
 		} else if (!o && cli) {
@@ -203,7 +207,8 @@ static void print_option(FILE *f, const struct config *c, const struct config_op
 	config_format(&d, o, def, sizeof(def));
 	describe(o, info, sizeof(info));
 	if (o->short_flag)
-		fprintf(f, "\n# %s.\n# %s; flag -%c, --%s.\n", o->doc, info, o->short_flag, o->flag);
+		fprintf(f, "\n# %s.\n# %s; flag -%c, --%s.\n", o->doc, info, o->short_flag,
+			o->flag);
 	else
 		fprintf(f, "\n# %s.\n# %s; flag --%s.\n", o->doc, info, o->flag);
 	fprintf(f, "%s%s =%s%s\n", strcmp(val, def) ? "" : "#", o->key, *val ? " " : "", val);

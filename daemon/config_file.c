@@ -13,8 +13,8 @@
 struct file_parser {
 	const char *path;
 	int lineno;
-	char section[64];  /* "" before the first [section] */
-	int *seen;	   /* line where each option was set, 0: not yet */
+	char section[64]; /* "" before the first [section] */
+	int *seen;        /* line where each option was set, 0: not yet */
 	char *err;
 	size_t errlen;
 };
@@ -101,7 +101,8 @@ static int parse_assignment(struct file_parser *p, struct config *c, char *line)
 	}
 	idx = (size_t)(o - config_options);
 	if (p->seen[idx]) {
-		snprintf(msg, sizeof(msg), "'%s' is set twice (first on line %d)", key, p->seen[idx]);
+		snprintf(msg, sizeof(msg), "'%s' is set twice (first on line %d)", key,
+			 p->seen[idx]);
 		return fail(p, msg);
 	}
 	p->seen[idx] = p->lineno;

@@ -70,7 +70,8 @@ struct control *control_new(const char *run_dir)
 	if (err) {
 		log_warn("no control socket in '%s': %s; 'ember snapshot' and 'ember status' "
 			 "will not reach this emberd, ignoring",
-			 run_dir, err == -EADDRINUSE ? "another emberd answers there" : strerror(-err));
+			 run_dir,
+			 err == -EADDRINUSE ? "another emberd answers there" : strerror(-err));
 		control_free(c);
 		return NULL;
 	}

@@ -24,9 +24,9 @@ static void usage(FILE *out, const char *cmd)
 		"  --run-dir DIR  where emberd keeps its socket and pid file (default /run/ember,\n"
 		"                 or $EMBER_RUN_DIR)\n",
 		cmd,
-		strcmp(cmd, "snapshot") ?
-			"Show what the running emberd collects and writes." :
-			"Make the running emberd write a snapshot now; print the files written.");
+		strcmp(cmd, "snapshot")
+			? "Show what the running emberd collects and writes."
+			: "Make the running emberd write a snapshot now; print the files written.");
 }
 
 /* Why nothing answers: no daemon at all, or one without a socket. */
@@ -75,7 +75,8 @@ static int ask(const char *run_dir, const char *cmd)
 		return 1;
 	}
 	err = !strncmp(reply.buf, "error: ", 7);
-	fprintf(err ? stderr : stdout, "%s%s", err ? "ember: " : "", err ? reply.buf + 7 : reply.buf);
+	fprintf(err ? stderr : stdout, "%s%s", err ? "ember: " : "",
+		err ? reply.buf + 7 : reply.buf);
 	sbuf_release(&reply);
 	return err;
 }

@@ -9,7 +9,7 @@ enum debugfile_via {
 	DEBUGFILE_NONE,
 	DEBUGFILE_BUILD_ID,
 	DEBUGFILE_DEBUGLINK,
-	DEBUGFILE_DEBUGINFOD,	/* fetched from a debuginfod server */
+	DEBUGFILE_DEBUGINFOD, /* fetched from a debuginfod server */
 };
 
 /*

@@ -9,8 +9,8 @@
 
 int demangle_candidate(const char *name)
 {
-	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R' ||
-				  (name[1] == '_' && name[2] == 'Z'));
+	return name[0] == '_' &&
+	       (name[1] == 'Z' || name[1] == 'R' || (name[1] == '_' && name[2] == 'Z'));
 }
 
 char *demangle(const char *name)

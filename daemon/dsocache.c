@@ -157,8 +157,7 @@ static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struc
 		return err;
 	}
 	info = elfsyms_info(set->es);
-	if (!info->has_symtab &&
-	    (dfd = dsocache_debug_fd(c, path, info, &set->debug_via)) >= 0) {
+	if (!info->has_symtab && (dfd = dsocache_debug_fd(c, path, info, &set->debug_via)) >= 0) {
 		if (elfsyms_use_debug_fd(set->es, dfd))
 			set->debug_via = DEBUGFILE_NONE;
 		else
@@ -351,7 +350,7 @@ void dsocache_trim(struct dsocache *c)
 }
 
 /* The vDSO image is whole ELF in memory: its extent comes from its own headers. */
-static size_t dsocache_vdso_size(const ElfW(Ehdr) *eh)
+static size_t dsocache_vdso_size(const ElfW(Ehdr) * eh)
 {
 	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
 	size_t size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;

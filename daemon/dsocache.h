@@ -21,21 +21,21 @@ struct dso_key {
 struct symset {
 	struct hnode node;
 	struct elfsyms *es;
-	struct inlines *inl;	/* DWARF for inlined frames, when asked for and present */
+	struct inlines *inl; /* DWARF for inlined frames, when asked for and present */
 	enum debugfile_via debug_via;
 	int refs;
 };
 
 struct dso {
 	struct hnode node;
-	struct lru idle;	/* in the idle list while no process maps it */
+	struct lru idle; /* in the idle list while no process maps it */
 	struct dso_key key;
-	struct symset *set;	/* NULL: not ELF, unreadable, or not read yet */
-	char *name;		/* base name, for module+0xOFFSET */
-	int refs;		/* processes mapping it */
-	int load_err;		/* why set is NULL (-errno), for stats */
-	int fd;			/* >= 0: symbols not read yet; read from this fd when needed */
-	char *path;		/* while fd is open: the path, to find debug files */
+	struct symset *set; /* NULL: not ELF, unreadable, or not read yet */
+	char *name;         /* base name, for module+0xOFFSET */
+	int refs;           /* processes mapping it */
+	int load_err;       /* why set is NULL (-errno), for stats */
+	int fd;             /* >= 0: symbols not read yet; read from this fd when needed */
+	char *path;         /* while fd is open: the path, to find debug files */
 };
 
 struct dsocache;

@@ -186,7 +186,8 @@ static void elfsyms_finish(struct elfsyms *es)
 		if (es->syms[i].size)
 			continue;
 		span = i + 1 < n ? es->syms[i + 1].addr - es->syms[i].addr : ELFSYMS_UNSIZED_SPAN;
-		es->syms[i].size = span < ELFSYMS_UNSIZED_SPAN ? (uint32_t)span : ELFSYMS_UNSIZED_SPAN;
+		es->syms[i].size =
+			span < ELFSYMS_UNSIZED_SPAN ? (uint32_t)span : ELFSYMS_UNSIZED_SPAN;
 	}
 }
 
@@ -361,8 +362,8 @@ static int elfsyms_from_elf(Elf *e, struct elfsyms **out)
 	if (!es)
 		return -ENOMEM;
 	elfsyms_read_segments(es, e);
-	es->info.build_id_len = (size_t)elfsyms_find_build_id(e, es->info.build_id,
-							       sizeof(es->info.build_id));
+	es->info.build_id_len =
+		(size_t)elfsyms_find_build_id(e, es->info.build_id, sizeof(es->info.build_id));
 	elfsyms_find_scns(e, &sc);
 	if (sc.debuglink && (err = elfsyms_read_debuglink(es, sc.debuglink)))
 		goto cleanup;

@@ -12,11 +12,11 @@ struct elfsyms;
 
 struct elfsyms_info {
 	uint8_t build_id[ELFSYMS_BUILD_ID_MAX];
-	size_t build_id_len;	/* 0: none */
-	const char *debuglink;	/* .gnu_debuglink file name, or NULL */
+	size_t build_id_len;   /* 0: none */
+	const char *debuglink; /* .gnu_debuglink file name, or NULL */
 	uint32_t debuglink_crc;
-	int has_symtab;		/* a .symtab was read (not only .dynsym) */
-	int has_debugdata;	/* a .gnu_debugdata (MiniDebugInfo) was read */
+	int has_symtab;    /* a .symtab was read (not only .dynsym) */
+	int has_debugdata; /* a .gnu_debugdata (MiniDebugInfo) was read */
 };
 
 /*

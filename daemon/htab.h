@@ -62,6 +62,6 @@ static inline void lru_touch(struct lru *head, struct lru *n)
 	}
 }
 
-#define lru_entry(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define lru_entry(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 #endif

@@ -80,9 +80,11 @@ static void report_status(const struct emberd *d, int written, time_t end)
 				 d->collectors[i]->name);
 	if (end && localtime_r(&end, &tm))
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	notify_send("STATUS=collectors %s; %us windows to %s; last write %s: %s", used ? names : "none",
-		    d->cfg.window_sec, d->cfg.output_dir, when,
-		    written < 0 ? "FAILED" : written ? "ok" : "empty");
+	notify_send("STATUS=collectors %s; %us windows to %s; last write %s: %s",
+		    used ? names : "none", d->cfg.window_sec, d->cfg.output_dir, when,
+		    written < 0 ? "FAILED"
+		    : written   ? "ok"
+				: "empty");
 }
 
 /* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
@@ -171,7 +173,8 @@ static int on_signal(struct emberd *d, struct loop *l)
 		on_reload(d, l);
 		return 0;
 	default:
-		log_info("SIG%s: writing the current window and exiting", sigabbrev_np(si.ssi_signo));
+		log_info("SIG%s: writing the current window and exiting",
+			 sigabbrev_np(si.ssi_signo));
 		return 1;
 	}
 }

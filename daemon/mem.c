@@ -22,8 +22,8 @@
 #define DUTY_PERIOD_NS 1000000000ull
 
 static const char *const fn_names[MEM_NFN] = {
-	"malloc",	  "calloc",	   "realloc", "reallocarray", "posix_memalign",
-	"aligned_alloc", "memalign", "valloc",  "pvalloc",	   "free",
+	"malloc",        "calloc",   "realloc", "reallocarray", "posix_memalign",
+	"aligned_alloc", "memalign", "valloc",  "pvalloc",      "free",
 };
 
 uint64_t mem_now_ns(void)
@@ -51,8 +51,8 @@ static int lib_matches(const char *mapped, const char *want)
 
 	base = base ? base + 1 : mapped;
 	if (*want)
-		return !strcmp(mapped, want) || !strcmp(base, strrchr(want, '/') ?
-							     strrchr(want, '/') + 1 : want);
+		return !strcmp(mapped, want) ||
+		       !strcmp(base, strrchr(want, '/') ? strrchr(want, '/') + 1 : want);
 	return !strncmp(base, "libc.so", 7) || !strncmp(base, "libc-", 5);
 }
 
@@ -388,8 +388,9 @@ struct collector *mem_new(const struct collector_ctx *ctx)
 	err = err ?: start(m);
 	if (err)
 		goto cleanup;
-	log_info("memory: sampling every %llu bytes on average, allocation probes on %u%% of the time",
-		 (unsigned long long)m->cfg->mem_sample, m->cfg->mem_duty);
+	log_info(
+		"memory: sampling every %llu bytes on average, allocation probes on %u%% of the time",
+		(unsigned long long)m->cfg->mem_sample, m->cfg->mem_duty);
 	return &m->base;
 cleanup:
 	mem_free(&m->base);

@@ -40,7 +40,8 @@ static int add_count(struct mem *m, const struct mem_key *k, const struct mem_co
 	if (k->src >= MEM_SRC_MAX)
 		return 0;
 	if (k->src == MEM_SRC_ALLOC)
-		bytes = memsample_unsample((double)c->bytes / c->calls, m->cfg->mem_sample) * c->calls * scale;
+		bytes = memsample_unsample((double)c->bytes / c->calls, m->cfg->mem_sample) *
+			c->calls * scale;
 	err = fold(m, k->pid, k->tid, k->comm, k->ustack_id, src_frames[k->src]);
 	if (err)
 		return err;
@@ -128,7 +129,8 @@ static int fold_live(struct mem *m, struct live_item *it, long n, double duty, s
 			continue;
 		if (count)
 			err = fold(m, it[i].k.pid, it[i].v.tid, it[i].v.comm, it[i].v.ustack_id,
-				   NULL) ?: folded_add(f, m->line.buf, m->line.len, llround(bytes));
+				   NULL)
+				      ?: folded_add(f, m->line.buf, m->line.len, llround(bytes));
 		w->stats[KIND_LIVE].samples += count;
 		bytes = 0;
 		count = 0;
@@ -146,8 +148,8 @@ static int fold_live(struct mem *m, struct live_item *it, long n, double duty, s
 static void collect_stacks(struct mem *m, const struct live_item *it, long n)
 {
 	int fd = bpf_map__fd(m->skel->maps.stacks);
-	int counts = bpf_map__fd(m->skel->bss->active & 1 ? m->skel->maps.counts1 :
-							     m->skel->maps.counts0);
+	int counts = bpf_map__fd(m->skel->bss->active & 1 ? m->skel->maps.counts1
+							  : m->skel->maps.counts0);
 	__u32 size = bpf_map__max_entries(m->skel->maps.stacks), key, *prev = NULL;
 	unsigned char *used = calloc(size, 1);
 	__u32 *unused = calloc(size, sizeof(*unused));

@@ -141,7 +141,8 @@ static int merge_windows(struct folded *f, const struct merge_opts *o)
 
 	err = archdir_scan(o->dir, &ad);
 	if (err) {
-		fprintf(stderr, "ember: cannot read the archive '%s': %s\n", o->dir, strerror(-err));
+		fprintf(stderr, "ember: cannot read the archive '%s': %s\n", o->dir,
+			strerror(-err));
 		return err;
 	}
 	for (size_t i = 0; i < ad.n && !err; i++) {
@@ -233,17 +234,23 @@ static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 		return -EINVAL;
 	}
 	fprintf(stderr, "ember: invalid value '%s' for --%s\n", arg,
-		opt == 's' ? "since" : opt == 'u' ? "until" : "pid");
+		opt == 's'   ? "since"
+		: opt == 'u' ? "until"
+			     : "pid");
 	return -EINVAL;
 }
 
 static int parse_args(struct merge_opts *o, int argc, char **argv, const char *defdir)
 {
 	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' }, { "until", required_argument, NULL, 'u' },
-		{ "kind", required_argument, NULL, 'k' },  { "pid", required_argument, NULL, 'p' },
-		{ "dir", required_argument, NULL, 'd' },   { "help", no_argument, NULL, 'h' },
-		{ "svg", no_argument, NULL, 'g' },	   { "output", required_argument, NULL, 'o' },
+		{ "since", required_argument, NULL, 's' },
+		{ "until", required_argument, NULL, 'u' },
+		{ "kind", required_argument, NULL, 'k' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "svg", no_argument, NULL, 'g' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	time_t now = time(NULL);
@@ -286,7 +293,8 @@ int merge_main(int argc, char **argv)
 		return 1;
 	n = merge_windows(f, &o);
 	if (n == 0)
-		fprintf(stderr, "ember: no %s windows in '%s' start in that range\n", o.kind, o.dir);
+		fprintf(stderr, "ember: no %s windows in '%s' start in that range\n", o.kind,
+			o.dir);
 	if (n > 0)
 		n = write_out(f, &o) ? -1 : n;
 	if (n > 0)

@@ -28,9 +28,10 @@ struct metrics *metrics_new(const char *addr)
 	if (m->fd < 0) {
 		err = m->fd;
 		log_err("cannot serve metrics on '%s': %s", addr,
-			err == -EINVAL ? "expected 127.0.0.1:PORT, [::1]:PORT or unix:PATH" :
-			err == -EACCES	   ? "not a loopback address" :
-			err == -EADDRINUSE ? "address in use" : strerror(-err));
+			err == -EINVAL       ? "expected 127.0.0.1:PORT, [::1]:PORT or unix:PATH"
+			: err == -EACCES     ? "not a loopback address"
+			: err == -EADDRINUSE ? "address in use"
+					     : strerror(-err));
 		free(m);
 		errno = -err;
 		return NULL;

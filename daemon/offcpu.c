@@ -34,8 +34,11 @@ static int add_waker(struct offcpu *o, const struct drain_ctx *d, const struct o
 {
 	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
 	struct stack_sample s = {
-		.pid = k->waker_pid, .tid = k->waker_pid, .comm = k->waker_comm,
-		.uips = uips, .kips = kips,
+		.pid = k->waker_pid,
+		.tid = k->waker_pid,
+		.comm = k->waker_comm,
+		.uips = uips,
+		.kips = kips,
 	};
 	size_t end;
 	int err;
@@ -62,7 +65,11 @@ static int fold_key(void *arg, const void *key, uint64_t ns)
 	struct offcpu *o = d->o;
 	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
 	struct stack_sample s = {
-		.pid = k->pid, .tid = k->tid, .comm = k->comm, .uips = uips, .kips = kips,
+		.pid = k->pid,
+		.tid = k->tid,
+		.comm = k->comm,
+		.uips = uips,
+		.kips = kips,
 	};
 	int err;
 
@@ -87,7 +94,8 @@ static void report_stats(struct offcpu *o, struct window *w)
 	w->stats[KIND_OFFCPU].lost += lost;
 	if (lost)
 		log_warn("off-CPU: %llu blocks lost (%llu no thread storage, %llu count map full)",
-			 (unsigned long long)lost, (unsigned long long)delta[OFFCPU_STAT_NO_STORAGE],
+			 (unsigned long long)lost,
+			 (unsigned long long)delta[OFFCPU_STAT_NO_STORAGE],
 			 (unsigned long long)delta[OFFCPU_STAT_COUNT_FULL]);
 	if (delta[OFFCPU_STAT_KSTACK_ERR] + delta[OFFCPU_STAT_USTACK_ERR] +
 	    delta[OFFCPU_STAT_WAKER_ERR])

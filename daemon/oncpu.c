@@ -65,8 +65,8 @@ static int attach_cpus(struct oncpu *o)
 			log_err("cannot open a perf event on cpu %d: %s", cpu, strerror(errno));
 			return -errno;
 		}
-		o->links[o->nlinks] = bpf_program__attach_perf_event(o->skel->progs.oncpu_sample,
-								      fd);
+		o->links[o->nlinks] =
+			bpf_program__attach_perf_event(o->skel->progs.oncpu_sample, fd);
 		if (!o->links[o->nlinks]) {
 			int err = -errno;
 

@@ -23,7 +23,8 @@ static void collector_names(const struct emberd *d, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int i = 0; i < d->ncollectors && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%s", i ? "," : "", d->collectors[i]->name);
+		len += snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+				d->collectors[i]->name);
 }
 
 /* A full or failing disk: say so once, then once when writing works again. */
@@ -37,7 +38,8 @@ static void note_result(struct emberd *d, int n, int snapshot)
 		if (s->write_failing != n)
 			log_err("cannot write %s to '%s': %s; collection goes on, windows are "
 				"dropped whole until writing works",
-				snapshot ? "a snapshot" : "a window", d->cfg.output_dir, strerror(-n));
+				snapshot ? "a snapshot" : "a window", d->cfg.output_dir,
+				strerror(-n));
 		s->write_failing = n;
 		return;
 	}
@@ -97,8 +99,9 @@ int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_resu
 		snprintf(d->stats.last_path, sizeof(d->stats.last_path), "%s/%s", r.dir, r.stem);
 		d->stats.last_written = end;
 		d->stats.last_write_sec = mono_sec() - t0;
-		log_debug("%s written in %.1f ms: %d file(s), %llu bytes", snapshot ? "snapshot" : "window",
-			  1000 * d->stats.last_write_sec, r.files, (unsigned long long)r.bytes);
+		log_debug("%s written in %.1f ms: %d file(s), %llu bytes",
+			  snapshot ? "snapshot" : "window", 1000 * d->stats.last_write_sec, r.files,
+			  (unsigned long long)r.bytes);
 		d->stats.snapshots += snapshot;
 		d->stats.windows_written += !snapshot;
 		if (res)

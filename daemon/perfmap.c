@@ -77,8 +77,7 @@ static int perfmap_hex(const char **p, const char *end, uint64_t *v)
 }
 
 /* "START SIZE name" (hex, optional 0x). Names point into the text copy. */
-static int perfmap_parse_line(struct perfmap *pm, const char *line, const char *end,
-			      uint32_t seq)
+static int perfmap_parse_line(struct perfmap *pm, const char *line, const char *end, uint32_t seq)
 {
 	struct perfmap_entry e = { .seq = seq };
 	const char *p = line;

@@ -122,7 +122,8 @@ int procmaps_parse(const char *text, size_t len, struct procmap **out)
 			memcpy(line, p, ll);
 			line[ll] = '\0';
 			if (n == cap) {
-				struct procmap *nm = realloc(maps, (size_t)(cap ? cap * 2 : 64) * sizeof(*nm));
+				struct procmap *nm =
+					realloc(maps, (size_t)(cap ? cap * 2 : 64) * sizeof(*nm));
 
 				if (!nm) {
 					err = -ENOMEM;

@@ -7,10 +7,10 @@
 #include <sys/types.h>
 
 enum procmap_kind {
-	PROCMAP_FILE,	/* a file: path is set */
-	PROCMAP_VDSO,	/* [vdso] */
-	PROCMAP_ANON,	/* anonymous executable memory (JIT) */
-	PROCMAP_OTHER,	/* [vsyscall] and other named kernel mappings */
+	PROCMAP_FILE,  /* a file: path is set */
+	PROCMAP_VDSO,  /* [vdso] */
+	PROCMAP_ANON,  /* anonymous executable memory (JIT) */
+	PROCMAP_OTHER, /* [vsyscall] and other named kernel mappings */
 };
 
 struct procmap {
@@ -18,8 +18,8 @@ struct procmap {
 	dev_t dev;
 	uint64_t ino;
 	enum procmap_kind kind;
-	int deleted;	/* the file was unlinked or replaced */
-	char *path;	/* as /proc/PID/maps shows it, without " (deleted)"; NULL if anonymous */
+	int deleted; /* the file was unlinked or replaced */
+	char *path;  /* as /proc/PID/maps shows it, without " (deleted)"; NULL if anonymous */
 };
 
 /*

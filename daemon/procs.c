@@ -38,9 +38,13 @@ static void on_exit_event(struct procs *p, const struct ember_proc_exit *e, size
 		const struct ember_vma *v = &e->vmas[i];
 
 		p->vmas[i] = (struct symbolizer_vma){
-			.start = v->start, .end = v->end, .pgoff = v->pgoff,
-			.dev = makedev(v->dev >> 20, v->dev & 0xfffff), .ino = v->ino,
-			.size = v->size, .mtime_ns = v->mtime_ns,
+			.start = v->start,
+			.end = v->end,
+			.pgoff = v->pgoff,
+			.dev = makedev(v->dev >> 20, v->dev & 0xfffff),
+			.ino = v->ino,
+			.size = v->size,
+			.mtime_ns = v->mtime_ns,
 			.kind = v->kind <= EMBER_VMA_VDSO ? vma_kinds[v->kind] : PROCMAP_OTHER,
 		};
 	}

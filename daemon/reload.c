@@ -46,8 +46,9 @@ static void log_changes(const struct config *old, const struct config *next)
 		config_format(old, o, old_val, sizeof(old_val));
 		config_format(next, o, new_val, sizeof(new_val));
 		if (strcmp(old_val, new_val))
-			used += snprintf(line + used, sizeof(line) - used, "%s[%s] %s %.64s -> %.64s",
-					 used ? ", " : "", o->section, o->key, old_val, new_val);
+			used += snprintf(line + used, sizeof(line) - used,
+					 "%s[%s] %s %.64s -> %.64s", used ? ", " : "", o->section,
+					 o->key, old_val, new_val);
 	}
 	log_info("configuration reloaded: %s", used ? line : "nothing changed");
 }

@@ -62,27 +62,25 @@ int report_status(const struct emberd *d, struct sbuf *out)
 	sbuf_addf(out, "map fill: %.1f%% (fullest count map, last window)\n", 100 * s->map_fill);
 	sbuf_addf(out, "frames named: %.1f%% (last window)\n",
 		  100 * share(s->last_named, s->last_frames));
-	sbuf_addf(out, "caches: %" PRIu64 " processes, %" PRIu64 " ELF files, %" PRIu64
-		       " bytes\n", ss.procs, ss.dsos, ss.cache_bytes);
+	sbuf_addf(out, "caches: %" PRIu64 " processes, %" PRIu64 " ELF files, %" PRIu64 " bytes\n",
+		  ss.procs, ss.dsos, ss.cache_bytes);
 	sbuf_addf(out, "rss: %" PRIu64 " bytes\n", report_rss());
-	sbuf_addf(out, "output: %s, %" PRIu64 " bytes used\n", d->cfg.output_dir,
-		  s->archive_bytes);
-	sbuf_addf(out, "windows: %" PRIu64 " written, %" PRIu64 " dropped, %" PRIu64
-		       " pruned; %" PRIu64 " snapshots\n", s->windows_written, s->windows_dropped,
-		  s->pruned_windows, s->snapshots);
+	sbuf_addf(out, "output: %s, %" PRIu64 " bytes used\n", d->cfg.output_dir, s->archive_bytes);
+	sbuf_addf(out,
+		  "windows: %" PRIu64 " written, %" PRIu64 " dropped, %" PRIu64 " pruned; %" PRIu64
+		  " snapshots\n",
+		  s->windows_written, s->windows_dropped, s->pruned_windows, s->snapshots);
 	sbuf_addf(out, "last written: %s %s\n", when, s->last_written ? s->last_path : "");
 	return sbuf_addf(out, "writing: %s\n", s->write_failing ? "failing" : "ok");
 }
 
-static void metric(struct sbuf *out, const char *name, const char *type, const char *help,
-		   double v)
+static void metric(struct sbuf *out, const char *name, const char *type, const char *help, double v)
 {
-	sbuf_addf(out, "# HELP ember_%s %s\n# TYPE ember_%s %s\nember_%s %.17g\n", name, help,
-		  name, type, name, v);
+	sbuf_addf(out, "# HELP ember_%s %s\n# TYPE ember_%s %s\nember_%s %.17g\n", name, help, name,
+		  type, name, v);
 }
 
-static void metric_kinds(struct sbuf *out, const char *name, const char *help,
-			 const uint64_t *v)
+static void metric_kinds(struct sbuf *out, const char *name, const char *help, const uint64_t *v)
 {
 	sbuf_addf(out, "# HELP ember_%s %s\n# TYPE ember_%s counter\n", name, help, name);
 	for (int k = 0; k < KIND_MAX; k++)

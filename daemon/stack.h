@@ -12,9 +12,9 @@
 
 struct stack_sample {
 	uint32_t pid, tid;
-	const char *comm; /* up to 16 bytes, NUL-terminated or not */
+	const char *comm;            /* up to 16 bytes, NUL-terminated or not */
 	const uint64_t *uips, *kips; /* leaf first, as the kernel stores them */
-	int nu, nk; /* STACK_LOST: the kernel could not store this stack */
+	int nu, nk;                  /* STACK_LOST: the kernel could not store this stack */
 };
 
 #define STACK_LOST (-1)

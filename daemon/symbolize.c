@@ -31,7 +31,7 @@ struct proc {
 	int exited, stale, pm_tried;
 	uint64_t exit_window;
 	struct procmap *maps;
-	struct dso **dsos;	/* per mapping; NULL when the file could not be opened */
+	struct dso **dsos; /* per mapping; NULL when the file could not be opened */
 	int nmaps;
 	struct perfmap *pm;
 	uint64_t maps_ns, pm_ns; /* when the maps and the perf map were last read */
@@ -452,8 +452,7 @@ static int frame_jit(struct symbolizer *s, struct proc *p, uint64_t addr, struct
 }
 
 /* Returns 1 when named, 0 when not, or -ENOMEM. */
-static int frame_user(struct symbolizer *s, struct proc *p, uint64_t ip, int leaf,
-		      struct sbuf *out)
+static int frame_user(struct symbolizer *s, struct proc *p, uint64_t ip, int leaf, struct sbuf *out)
 {
 	/* Callers' addresses are return addresses: look up the call instead. */
 	uint64_t addr = leaf ? ip : ip - 1;
@@ -522,7 +521,8 @@ int symbolizer_append_stack(struct symbolizer *s, uint32_t pid, const uint64_t *
 		/* Zeros pad the end of a BPF stack: they are no frames. */
 		if (!ips[i])
 			continue;
-		r = kernel ? frame_kernel(s, ips[i], i == 0, out) : frame_user(s, p, ips[i], i == 0, out);
+		r = kernel ? frame_kernel(s, ips[i], i == 0, out)
+			   : frame_user(s, p, ips[i], i == 0, out);
 		if (r < 0) {
 			sbuf_setlen(out, start);
 			return r;
@@ -613,9 +613,12 @@ static int proc_set_exit_maps(struct symbolizer *s, struct proc *p, const struct
 		return -ENOMEM;
 	}
 	for (int i = 0; i < n; i++) {
-		maps[i] = (struct procmap){ .start = v[i].start, .end = v[i].end,
-					    .pgoff = v[i].pgoff, .dev = (dev_t)v[i].dev,
-					    .ino = v[i].ino, .kind = v[i].kind };
+		maps[i] = (struct procmap){ .start = v[i].start,
+					    .end = v[i].end,
+					    .pgoff = v[i].pgoff,
+					    .dev = (dev_t)v[i].dev,
+					    .ino = v[i].ino,
+					    .kind = v[i].kind };
 		if (v[i].kind == PROCMAP_VDSO)
 			dsos[i] = dsocache_vdso(s->dsos);
 		else if (v[i].kind == PROCMAP_FILE)
@@ -664,8 +667,8 @@ void symbolizer_set_sync(struct symbolizer *s, void (*sync)(void *ctx), void *ct
 void symbolizer_end_window(struct symbolizer *s)
 {
 	struct lru *it = s->proc_lru.prev, *prev;
-	size_t alive_excess = s->procs.count > s->opts.max_procs ?
-				      s->procs.count - s->opts.max_procs : 0;
+	size_t alive_excess =
+		s->procs.count > s->opts.max_procs ? s->procs.count - s->opts.max_procs : 0;
 
 	for (; it != &s->proc_lru; it = prev) {
 		struct proc *p = lru_entry(it, struct proc, lru);

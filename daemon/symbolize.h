@@ -13,37 +13,37 @@
 struct symbolizer;
 
 struct symbolizer_opts {
-	int demangle;	 /* demangle C++ and Rust names */
-	int inlines;	 /* expand inlined frames from DWARF, annotated _[i] */
+	int demangle;     /* demangle C++ and Rust names */
+	int inlines;      /* expand inlined frames from DWARF, annotated _[i] */
 	size_t max_procs; /* cap on cached processes (0: default) */
 	size_t max_dsos;  /* cap on cached ELF files (0: default) */
 	/* The fields below may stay zero. */
-	const char *kallsyms;	 /* NULL: /proc/kallsyms (then module changes are noticed) */
-	const char *debug_root;	 /* NULL: /usr/lib/debug */
+	const char *kallsyms;    /* NULL: /proc/kallsyms (then module changes are noticed) */
+	const char *debug_root;  /* NULL: /usr/lib/debug */
 	const char *perfmap_dir; /* NULL: /tmp as the process sees it; else a host directory */
-	int refresh_ms;		 /* least interval between rereads of a live process's maps
+	int refresh_ms;          /* least interval between rereads of a live process's maps
 				    or perf map on a miss (0: 200 ms, < 0: every miss) */
 	/* debuginfod servers asked for the debug files of stripped files (NULL: none) */
 	const char *debuginfod_urls;
-	const char *debuginfod_cache;	   /* its cache directory (required with urls) */
+	const char *debuginfod_cache;        /* its cache directory (required with urls) */
 	unsigned int debuginfod_timeout_sec; /* bound on each lookup (required with urls) */
 };
 
 struct symbolizer_stats {
-	uint64_t frames;	/* frames asked for */
-	uint64_t named;		/* frames given a symbol name */
-	uint64_t procs, dsos;	/* cache entries now */
+	uint64_t frames;              /* frames asked for */
+	uint64_t named;               /* frames given a symbol name */
+	uint64_t procs, dsos;         /* cache entries now */
 	uint64_t max_procs, max_dsos; /* their caps (files: idle ones kept) */
-	uint64_t dsos_pending;	/* files whose symbols were not needed yet (read lazily) */
-	uint64_t cache_bytes;	/* memory held by the caches */
-	uint64_t symsets;	/* distinct symbol tables (files sharing a build-id share one) */
-	uint64_t elf_loads;	/* ELF files parsed since start */
-	uint64_t debug_files;	/* separate debug files used since start */
-	uint64_t maps_reads;	/* /proc/PID/maps reads since start */
-	uint64_t perfmaps;	/* processes with a trusted perf map now */
-	uint64_t exit_maps;	/* exit records with mappings received since start */
-	int kernel_restricted;	/* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
-	int debuginfod;		/* debuginfod is on; its lookups: */
+	uint64_t dsos_pending;        /* files whose symbols were not needed yet (read lazily) */
+	uint64_t cache_bytes;         /* memory held by the caches */
+	uint64_t symsets;      /* distinct symbol tables (files sharing a build-id share one) */
+	uint64_t elf_loads;    /* ELF files parsed since start */
+	uint64_t debug_files;  /* separate debug files used since start */
+	uint64_t maps_reads;   /* /proc/PID/maps reads since start */
+	uint64_t perfmaps;     /* processes with a trusted perf map now */
+	uint64_t exit_maps;    /* exit records with mappings received since start */
+	int kernel_restricted; /* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
+	int debuginfod;        /* debuginfod is on; its lookups: */
 	struct dinfod_stats dinfod;
 };
 
@@ -76,7 +76,7 @@ struct symbolizer_vma {
 	uint64_t start, end, pgoff;
 	uint64_t dev, ino, size; /* dev as stat() encodes it */
 	int64_t mtime_ns;
-	enum procmap_kind kind;	 /* PROCMAP_FILE, PROCMAP_VDSO or PROCMAP_ANON */
+	enum procmap_kind kind; /* PROCMAP_FILE, PROCMAP_VDSO or PROCMAP_ANON */
 };
 
 /*

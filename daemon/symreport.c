@@ -52,8 +52,9 @@ void symreport_window(struct symreport *r, const struct symbolizer *sym, const s
 	symreport_caches(&st);
 	if (st.kernel_restricted && !r->kernel_said) {
 		r->kernel_said = 1;
-		log_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses: no "
-			 "CAP_SYSLOG or kptr_restrict): kernel frames are written [kernel]+0xADDRESS");
+		log_warn(
+			"kernel symbols are hidden (/proc/kallsyms shows zero addresses: no "
+			"CAP_SYSLOG or kptr_restrict): kernel frames are written [kernel]+0xADDRESS");
 	}
 	if (!symreport_low(w, &kind, &share))
 		return;

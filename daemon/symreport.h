@@ -15,9 +15,9 @@
 #define SYMREPORT_INTERVAL_SEC 3600
 
 struct symreport {
-	int kernel_said;	/* kallsyms zeros reported */
-	uint64_t low_windows;	/* low windows not reported yet */
-	time_t last_warn;	/* 0: never */
+	int kernel_said;      /* kallsyms zeros reported */
+	uint64_t low_windows; /* low windows not reported yet */
+	time_t last_warn;     /* 0: never */
 };
 
 /* Called at the end of each window: logs cache sizes (debug) and what went unnamed. */

@@ -80,7 +80,8 @@ static void scan_symtab(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const char *prefi
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		idx = name ? name_index(name, prefix, names, n) : -1;
-		if (idx < 0 || out[idx].vaddr || vaddr_to_offset(elf, sym.st_value, &out[idx].offset))
+		if (idx < 0 || out[idx].vaddr ||
+		    vaddr_to_offset(elf, sym.st_value, &out[idx].offset))
 			continue;
 		out[idx].vaddr = sym.st_value;
 	}
@@ -106,7 +107,8 @@ int uprobes_resolve(const char *path, const char *prefix, const char *const *nam
 		return -ENOEXEC;
 	}
 	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB))
+		if (gelf_getshdr(scn, &sh) &&
+		    (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB))
 			scan_symtab(elf, scn, &sh, prefix, names, n, out);
 	text_range(elf, text_lo, text_hi);
 	for (size_t i = 0; i < n; i++)
@@ -132,8 +134,8 @@ struct uprobe_multi_attr {
 	__u32 pad[9]; /* the rest of union bpf_attr, zeroed */
 };
 
-int uprobes_attach(int prog_fd, unsigned int attach_type, const char *path,
-		   const uint64_t *offsets, const uint64_t *cookies, size_t n, uint32_t pid)
+int uprobes_attach(int prog_fd, unsigned int attach_type, const char *path, const uint64_t *offsets,
+		   const uint64_t *cookies, size_t n, uint32_t pid)
 {
 	struct uprobe_multi_attr attr;
 	int fd;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 struct uprobes_sym {
-	uint64_t vaddr;	 /* ELF virtual address; 0: not found */
+	uint64_t vaddr;  /* ELF virtual address; 0: not found */
 	uint64_t offset; /* file offset, what uprobes take */
 };
 
@@ -23,8 +23,8 @@ int uprobes_resolve(const char *path, const char *prefix, const char *const *nam
  * n offsets of path with per-offset cookies, for one process (pid) or all (0).
  * Returns the link fd or -errno. libbpf 1.1 has no API for these link types.
  */
-int uprobes_attach(int prog_fd, unsigned int attach_type, const char *path,
-		   const uint64_t *offsets, const uint64_t *cookies, size_t n, uint32_t pid);
+int uprobes_attach(int prog_fd, unsigned int attach_type, const char *path, const uint64_t *offsets,
+		   const uint64_t *cookies, size_t n, uint32_t pid);
 
 #define UPROBES_MULTI 48   /* BPF_TRACE_UPROBE_MULTI */
 #define UPROBES_SESSION 57 /* BPF_TRACE_UPROBE_SESSION */

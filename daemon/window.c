@@ -6,8 +6,8 @@
 #include "collapse/sbuf.h"
 #include "daemon/window.h"
 
-const char *const profile_kind_names[KIND_MAX] = { "oncpu", "offcpu", "alloc", "live",
-							      "hotcold", "heap" };
+const char *const profile_kind_names[KIND_MAX] = { "oncpu", "offcpu",  "alloc",
+						   "live",  "hotcold", "heap" };
 
 struct window *window_new(time_t start)
 {

@@ -8,14 +8,22 @@
 
 #include "collapse/folded.h"
 
-enum profile_kind { KIND_ONCPU, KIND_OFFCPU, KIND_ALLOC, KIND_LIVE, KIND_HOTCOLD, KIND_HEAP, KIND_MAX };
+enum profile_kind {
+	KIND_ONCPU,
+	KIND_OFFCPU,
+	KIND_ALLOC,
+	KIND_LIVE,
+	KIND_HOTCOLD,
+	KIND_HEAP,
+	KIND_MAX
+};
 
 /* The annotation of every off-CPU frame in a hot/cold profile (drawn blue). */
 #define HOTCOLD_MARK "_[o]"
 
 struct window_stats {
-	uint64_t samples;	/* events counted into the profile */
-	uint64_t lost;		/* events dropped (maps full, stacks lost) */
+	uint64_t samples;       /* events counted into the profile */
+	uint64_t lost;          /* events dropped (maps full, stacks lost) */
 	uint64_t frames, named; /* symbolization share */
 };
 

@@ -72,8 +72,8 @@ void diff_free(struct diff *d)
 /* ember_hash's mix in four independent lanes, 32 bytes a step: stacks are long. Never 0. */
 static uint64_t hash4(const char *s, size_t len)
 {
-	uint64_t a = 0x243f6a8885a308d3ull ^ len, b = 0x13198a2e03707344ull, c = 0xa4093822299f31d0ull,
-		 e = 0x082efa98ec4e6c89ull, v[4];
+	uint64_t a = 0x243f6a8885a308d3ull ^ len, b = 0x13198a2e03707344ull,
+		 c = 0xa4093822299f31d0ull, e = 0x082efa98ec4e6c89ull, v[4];
 
 	for (; len >= 32; s += 32, len -= 32) {
 		memcpy(v, s, 32);

@@ -31,7 +31,8 @@ static int load(struct diff *d, int side, const char *path, struct textfile *t)
 		return 1;
 	}
 	if (ignored)
-		fprintf(stderr, "ember diff: ignored %" PRIu64 " lines with invalid format in '%s'\n",
+		fprintf(stderr,
+			"ember diff: ignored %" PRIu64 " lines with invalid format in '%s'\n",
 			ignored, path);
 	return 0;
 }

@@ -7,7 +7,7 @@
 
 struct fg_attr_out {
 	const char *tag; /* how to close the element opened: "</a>" or "</g>" */
-	char *title;	 /* a title that replaces the frame's details, or NULL */
+	char *title;     /* a title that replaces the frame's details, or NULL */
 };
 
 /*

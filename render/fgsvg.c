@@ -100,8 +100,8 @@ static void comment(struct svg *s, const char *text)
 static void font(struct svg *s, const char *f)
 {
 	for (; *f; f++)
-		if ((*f >= 'a' && *f <= 'z') || (*f >= 'A' && *f <= 'Z') || (*f >= '0' && *f <= '9') ||
-		    strchr(" ,-_", *f))
+		if ((*f >= 'a' && *f <= 'z') || (*f >= 'A' && *f <= 'Z') ||
+		    (*f >= '0' && *f <= '9') || strchr(" ,-_", *f))
 			put(s, f, 1);
 }
 
@@ -115,8 +115,9 @@ static void header(struct svg *s)
 		escs(s, o->encoding);
 		PUTS(s, "\"");
 	}
-	PUTS(s, " standalone=\"no\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
-		"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n<svg version=\"1.1\" width=\"");
+	PUTS(s,
+	     " standalone=\"no\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+	     "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n<svg version=\"1.1\" width=\"");
 	if (s->fluid)
 		PUTS(s, "100%");
 	else
@@ -129,10 +130,11 @@ static void header(struct svg *s)
 		PUTS(s, " ");
 		num(s, s->height);
 	}
-	PUTS(s, "\" onload=\"fg_init(evt)\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
-		"<!-- Flame graph drawn by ember: hover for details, click to zoom, Ctrl-F to search. -->\n"
-		"<!-- NOTES: ");
+	PUTS(s,
+	     "\" onload=\"fg_init(evt)\" xmlns=\"http://www.w3.org/2000/svg\" "
+	     "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+	     "<!-- Flame graph drawn by ember: hover for details, click to zoom, Ctrl-F to search. -->\n"
+	     "<!-- NOTES: ");
 	comment(s, o->notes ? o->notes : "");
 	PUTS(s, " -->\n");
 }
@@ -154,11 +156,12 @@ static void style(struct svg *s)
 	font(s, o->fonttype);
 	PUTS(s, "; font-size:");
 	num(s, o->fontsize);
-	PUTS(s, "px; fill:rgb(0,0,0); }\n"
-		"#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
-		"#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
-		"#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n#title { text-anchor:middle; "
-		"font-size:");
+	PUTS(s,
+	     "px; fill:rgb(0,0,0); }\n"
+	     "#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+	     "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
+	     "#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n#title { text-anchor:middle; "
+	     "font-size:");
 	num(s, o->fontsize + 5);
 	PUTS(s, "px; }\n#unzoom { cursor:pointer; }\n"
 		"#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
@@ -343,8 +346,7 @@ static void color(struct svg *s, const struct fg_frame *fr)
 		c = palette_color(o->palette, o->color_mode, fr->name, fr->len, fr->waker);
 	rgb_text(b, c);
 	puts_(s, b);
-	if (!s->differential && o->palette_map &&
-	    namemap_set(o->palette_map, fr->name, fr->len, b))
+	if (!s->differential && o->palette_map && namemap_set(o->palette_map, fr->name, fr->len, b))
 		s->err = -ENOMEM;
 }
 

@@ -21,8 +21,8 @@ struct fg_tree {
 	struct fg_frame *frames; /* the frames that are wide enough, children before parents */
 	size_t n, cap;
 	uint32_t depthmax;
-	double time;	 /* sum of the counts */
-	double timemax;	 /* what the full width stands for */
+	double time;     /* sum of the counts */
+	double timemax;  /* what the full width stands for */
 	double maxdelta; /* largest |delta| of a line, at least 1 */
 	int total_ignored;
 };

@@ -89,8 +89,8 @@ static char *reverse_rows(struct fg_row *rows, size_t n)
 	return buf;
 }
 
-int flamegraph_write_rows(struct fg_row *rows, size_t n, int differential,
-			  const struct fg_opts *o, FILE *out, struct fg_stats *st)
+int flamegraph_write_rows(struct fg_row *rows, size_t n, int differential, const struct fg_opts *o,
+			  FILE *out, struct fg_stats *st)
 {
 	struct fg_tree t;
 	char *reversed = NULL;

@@ -221,24 +221,58 @@ static int parse_option(struct cmd *c, int opt, const char *arg)
 	if (err <= 0)
 		return err;
 	switch (opt) {
-	case OPT_TITLE: o->title = arg; break;
-	case OPT_SUBTITLE: o->subtitle = arg; break;
-	case OPT_FONTTYPE: o->fonttype = arg; break;
-	case OPT_COUNTNAME: o->countname = arg; break;
-	case OPT_NAMETYPE: o->nametype = arg; break;
-	case OPT_NOTES: o->notes = arg; break;
-	case OPT_ENCODING: o->encoding = arg; break;
-	case OPT_NAMEATTR: c->nameattr_path = arg; break;
-	case OPT_HASH: o->color_mode = COLOR_BY_HASH; break;
-	case OPT_RANDOM: c->random = 1; break;
-	case OPT_DETERMINISTIC: c->deterministic = 1; break;
-	case OPT_CP: c->cp = 1; break;
-	case OPT_REVERSE: o->reverse = 1; break;
-	case OPT_INVERTED: o->inverted = 1; break;
-	case OPT_FLAMECHART: o->flamechart = 1; break;
-	case OPT_NEGATE: o->negate = 1; break;
-	case OPT_HELP: return 1;
-	default: return -EINVAL;
+	case OPT_TITLE:
+		o->title = arg;
+		break;
+	case OPT_SUBTITLE:
+		o->subtitle = arg;
+		break;
+	case OPT_FONTTYPE:
+		o->fonttype = arg;
+		break;
+	case OPT_COUNTNAME:
+		o->countname = arg;
+		break;
+	case OPT_NAMETYPE:
+		o->nametype = arg;
+		break;
+	case OPT_NOTES:
+		o->notes = arg;
+		break;
+	case OPT_ENCODING:
+		o->encoding = arg;
+		break;
+	case OPT_NAMEATTR:
+		c->nameattr_path = arg;
+		break;
+	case OPT_HASH:
+		o->color_mode = COLOR_BY_HASH;
+		break;
+	case OPT_RANDOM:
+		c->random = 1;
+		break;
+	case OPT_DETERMINISTIC:
+		c->deterministic = 1;
+		break;
+	case OPT_CP:
+		c->cp = 1;
+		break;
+	case OPT_REVERSE:
+		o->reverse = 1;
+		break;
+	case OPT_INVERTED:
+		o->inverted = 1;
+		break;
+	case OPT_FLAMECHART:
+		o->flamechart = 1;
+		break;
+	case OPT_NEGATE:
+		o->negate = 1;
+		break;
+	case OPT_HELP:
+		return 1;
+	default:
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -416,7 +450,8 @@ static int write_palette_map(struct cmd *c)
 static void warnings(const struct cmd *c, const struct rows *r, const struct fg_stats *st)
 {
 	if (!strcmp(c->o.countname, "samples") && st->time > 0 && st->time < 100)
-		fprintf(stderr, "ember flamegraph: stack count is low (%.15g); did something go wrong?\n",
+		fprintf(stderr,
+			"ember flamegraph: stack count is low (%.15g); did something go wrong?\n",
 			st->time);
 	if (r->ignored)
 		fprintf(stderr, "Ignored %" PRIu64 " lines with invalid format\n", r->ignored);

@@ -10,8 +10,8 @@
 #include "render/xmlesc.h"
 
 static const char *const palette_names[PAL_MAX] = {
-	"hot",	"mem", "io",  "wakeup", "chain", "java",   "js",     "perl",   "python",
-	"rust", "red", "green", "blue", "aqua",	 "yellow", "purple", "orange",
+	"hot",  "mem", "io",    "wakeup", "chain", "java",   "js",     "perl",   "python",
+	"rust", "red", "green", "blue",   "aqua",  "yellow", "purple", "orange",
 };
 
 int palette_parse(const char *name)
@@ -44,8 +44,8 @@ static int starts(const char *s, size_t len, const char *prefix)
 /* Java names: "java/...", "Ljava/...", and the other top-level packages. */
 static int java_package(const char *s, size_t len)
 {
-	static const char *const pkgs[] = { "java/", "javax/", "jdk/", "net/", "org/",
-					    "com/",  "io/",    "sun/" };
+	static const char *const pkgs[] = { "java/", "javax/", "jdk/", "net/",
+					    "org/",  "com/",   "io/",  "sun/" };
 
 	if (len && s[0] == 'L')
 		s++, len--;
@@ -105,8 +105,9 @@ static enum palette pick(enum palette p, const char *s, size_t len, int waker)
 	case PAL_RUST:
 		if (ends(s, len, "_[k]"))
 			return PAL_ORANGE;
-		if (starts(s, len, "core::") || starts(s, len, "std::") || starts(s, len, "alloc::") ||
-		    starts(s, len, "<core::") || starts(s, len, "<std::") || starts(s, len, "<alloc::"))
+		if (starts(s, len, "core::") || starts(s, len, "std::") ||
+		    starts(s, len, "alloc::") || starts(s, len, "<core::") ||
+		    starts(s, len, "<std::") || starts(s, len, "<alloc::"))
 			return PAL_YELLOW;
 		return has(s, len, "::") ? PAL_GREEN : PAL_RED;
 	case PAL_WAKEUP:
@@ -187,19 +188,26 @@ static struct rgb flat(enum palette p, double v1, double v2, double v3)
 	case PAL_MEM:
 		return (struct rgb){ 0, 190 + (int)(50 * v2), (int)(210 * v1) };
 	case PAL_IO:
-		return (struct rgb){ 80 + (int)(60 * v1), 80 + (int)(60 * v1), 190 + (int)(55 * v2) };
+		return (struct rgb){ 80 + (int)(60 * v1), 80 + (int)(60 * v1),
+				     190 + (int)(55 * v2) };
 	case PAL_RED:
-		return (struct rgb){ 200 + (int)(55 * v1), 50 + (int)(80 * v1), 50 + (int)(80 * v1) };
+		return (struct rgb){ 200 + (int)(55 * v1), 50 + (int)(80 * v1),
+				     50 + (int)(80 * v1) };
 	case PAL_GREEN:
-		return (struct rgb){ 50 + (int)(60 * v1), 200 + (int)(55 * v1), 50 + (int)(60 * v1) };
+		return (struct rgb){ 50 + (int)(60 * v1), 200 + (int)(55 * v1),
+				     50 + (int)(60 * v1) };
 	case PAL_BLUE:
-		return (struct rgb){ 80 + (int)(60 * v1), 80 + (int)(60 * v1), 205 + (int)(50 * v1) };
+		return (struct rgb){ 80 + (int)(60 * v1), 80 + (int)(60 * v1),
+				     205 + (int)(50 * v1) };
 	case PAL_YELLOW:
-		return (struct rgb){ 175 + (int)(55 * v1), 175 + (int)(55 * v1), 50 + (int)(20 * v1) };
+		return (struct rgb){ 175 + (int)(55 * v1), 175 + (int)(55 * v1),
+				     50 + (int)(20 * v1) };
 	case PAL_PURPLE:
-		return (struct rgb){ 190 + (int)(65 * v1), 80 + (int)(60 * v1), 190 + (int)(65 * v1) };
+		return (struct rgb){ 190 + (int)(65 * v1), 80 + (int)(60 * v1),
+				     190 + (int)(65 * v1) };
 	case PAL_AQUA:
-		return (struct rgb){ 50 + (int)(60 * v1), 165 + (int)(55 * v1), 165 + (int)(55 * v1) };
+		return (struct rgb){ 50 + (int)(60 * v1), 165 + (int)(55 * v1),
+				     165 + (int)(55 * v1) };
 	case PAL_ORANGE:
 		return (struct rgb){ 190 + (int)(65 * v1), 90 + (int)(65 * v1), 0 };
 	default:

@@ -28,8 +28,8 @@ enum palette {
 
 /* How a frame's shade is picked within its palette. */
 enum color_mode {
-	COLOR_BY_NAME,	 /* flamegraph.pl's default: a shade seeded by the name's character sum */
-	COLOR_BY_HASH,	 /* --hash: a gradient keyed on the first characters of the name */
+	COLOR_BY_NAME,   /* flamegraph.pl's default: a shade seeded by the name's character sum */
+	COLOR_BY_HASH,   /* --hash: a gradient keyed on the first characters of the name */
 	COLOR_BY_RANDOM, /* --random: any shade */
 };
 

@@ -69,7 +69,7 @@ struct intern {
 		const char *s;
 		size_t len;
 		uint64_t id; /* 0: empty slot */
-	} *slots;
+	} * slots;
 	size_t cap, count;
 };
 
@@ -123,7 +123,7 @@ static uint64_t intern(struct intern *t, const char *s, size_t len, int *added)
 
 struct encoder {
 	struct sbuf out, strings, msg, ids, vals; /* msg, ids, vals: one sample */
-	struct sbuf fn, line;			  /* one function and its location */
+	struct sbuf fn, line;                     /* one function and its location */
 	struct intern strtab, frames;
 	const struct pprof_opts *o;
 };
@@ -238,8 +238,8 @@ static int encode_header(struct encoder *e)
 	for (int i = 0; i < o->nvalues && !err; i++)
 		err = encode_value_type(e, PROFILE_SAMPLE_TYPE, o->types[i], o->units[i]);
 	if (!err && o->period_type)
-		err = encode_value_type(e, PROFILE_PERIOD_TYPE, o->period_type, o->period_unit) ?:
-		      put_uint(&e->out, PROFILE_PERIOD, o->period);
+		err = encode_value_type(e, PROFILE_PERIOD_TYPE, o->period_type, o->period_unit)
+			      ?: put_uint(&e->out, PROFILE_PERIOD, o->period);
 	err = err ?: put_uint(&e->out, PROFILE_TIME_NANOS, o->time_nanos);
 	return err ?: put_uint(&e->out, PROFILE_DURATION_NANOS, o->duration_nanos);
 }
@@ -300,13 +300,21 @@ static const struct {
 	const char *kind;
 	struct pprof_opts o;
 } kinds[] = {
-	{ "oncpu", { .nvalues = 2, .types = { "samples", "cpu" }, .units = { "count", "nanoseconds" },
-		     .scale = { 1, 0 }, .period_type = "cpu", .period_unit = "nanoseconds" } },
-	{ "offcpu", { .nvalues = 1, .types = { "off_cpu" }, .units = { "nanoseconds" },
-		      .scale = { 1000 } } },
-	{ "alloc", { .nvalues = 1, .types = { "alloc_space" }, .units = { "bytes" }, .scale = { 1 } } },
-	{ "live", { .nvalues = 1, .types = { "inuse_space" }, .units = { "bytes" }, .scale = { 1 } } },
-	{ "samples", { .nvalues = 1, .types = { "samples" }, .units = { "count" }, .scale = { 1 } } },
+	{ "oncpu",
+	  { .nvalues = 2,
+	    .types = { "samples", "cpu" },
+	    .units = { "count", "nanoseconds" },
+	    .scale = { 1, 0 },
+	    .period_type = "cpu",
+	    .period_unit = "nanoseconds" } },
+	{ "offcpu",
+	  { .nvalues = 1, .types = { "off_cpu" }, .units = { "nanoseconds" }, .scale = { 1000 } } },
+	{ "alloc",
+	  { .nvalues = 1, .types = { "alloc_space" }, .units = { "bytes" }, .scale = { 1 } } },
+	{ "live",
+	  { .nvalues = 1, .types = { "inuse_space" }, .units = { "bytes" }, .scale = { 1 } } },
+	{ "samples",
+	  { .nvalues = 1, .types = { "samples" }, .units = { "count" }, .scale = { 1 } } },
 };
 
 int pprof_opts_for_kind(struct pprof_opts *o, const char *kind, unsigned int freq)

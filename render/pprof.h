@@ -9,11 +9,11 @@
 #include "collapse/folded.h"
 
 struct pprof_opts {
-	int nvalues;		  /* values per sample: 1 or 2 */
-	const char *types[2];	  /* e.g. "samples", "cpu" */
-	const char *units[2];	  /* e.g. "count", "nanoseconds" */
-	int64_t scale[2];	  /* value i = weight x scale[i] */
-	const char *period_type;  /* NULL: no period */
+	int nvalues;             /* values per sample: 1 or 2 */
+	const char *types[2];    /* e.g. "samples", "cpu" */
+	const char *units[2];    /* e.g. "count", "nanoseconds" */
+	int64_t scale[2];        /* value i = weight x scale[i] */
+	const char *period_type; /* NULL: no period */
 	const char *period_unit;
 	int64_t period;
 	int64_t time_nanos, duration_nanos; /* when the profile was taken; 0: unknown */

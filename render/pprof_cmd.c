@@ -29,13 +29,15 @@ static int read_inputs(struct folded *f, char **files, int n)
 		FILE *in = zfile_open(name);
 
 		if (!in) {
-			fprintf(stderr, "ember pprof: cannot open '%s': %s\n", name, strerror(errno));
+			fprintf(stderr, "ember pprof: cannot open '%s': %s\n", name,
+				strerror(errno));
 			return 1;
 		}
 		err = folded_read(f, in, &st);
 		fclose(in);
 		if (err)
-			fprintf(stderr, "ember pprof: cannot read '%s': %s\n", name, strerror(-err));
+			fprintf(stderr, "ember pprof: cannot read '%s': %s\n", name,
+				strerror(-err));
 	}
 	if (st.ignored)
 		fprintf(stderr, "ember pprof: ignored %" PRIu64 " lines with invalid format\n",
@@ -88,7 +90,8 @@ int pprof_main(int argc, char **argv)
 		return 2;
 	}
 	if (!outpath && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "ember pprof: not writing a binary profile to a terminal; use -o\n");
+		fprintf(stderr,
+			"ember pprof: not writing a binary profile to a terminal; use -o\n");
 		return 2;
 	}
 	f = folded_new();

@@ -10,8 +10,7 @@
 /* Bytes that need a look: markup, controls, quotes and everything outside ASCII. */
 static inline int plain(unsigned char c)
 {
-	return c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' &&
-	       c != '\'';
+	return c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
 }
 
 size_t utf8_next(const char *s, size_t len, uint32_t *cp)

@@ -27,12 +27,12 @@ static inline void harness_register(const char *name, harness_fn fn)
 		harness_tests[harness_ntests++] = (struct harness_test){ name, fn };
 }
 
-#define TEST(name)                                                                         \
-	static void name(void);                                                            \
-	__attribute__((constructor)) static void harness_reg_##name(void)                  \
-	{                                                                                  \
-		harness_register(#name, name);                                             \
-	}                                                                                  \
+#define TEST(name)                                                                                 \
+	static void name(void);                                                                    \
+	__attribute__((constructor)) static void harness_reg_##name(void)                          \
+	{                                                                                          \
+		harness_register(#name, name);                                                     \
+	}                                                                                          \
 	static void name(void)
 
 /* A failed assertion ends the current test through longjmp; the next test runs. */
@@ -53,34 +53,33 @@ static inline void harness_fail(const char *file, int line, const char *fmt, ...
 	longjmp(harness_jmp, 1);
 }
 
-#define ASSERT_TRUE(c)                                                                     \
-	do {                                                                               \
-		if (!(c))                                                                  \
-			harness_fail(__FILE__, __LINE__, "expected true: %s", #c);         \
+#define ASSERT_TRUE(c)                                                                             \
+	do {                                                                                       \
+		if (!(c))                                                                          \
+			harness_fail(__FILE__, __LINE__, "expected true: %s", #c);                 \
 	} while (0)
 
-#define ASSERT_EQ_INT(a, b)                                                                \
-	do {                                                                               \
-		long long _a = (long long)(a), _b = (long long)(b);                        \
-		if (_a != _b)                                                              \
-			harness_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, \
-				     _a, _b);                                              \
+#define ASSERT_EQ_INT(a, b)                                                                        \
+	do {                                                                                       \
+		long long _a = (long long)(a), _b = (long long)(b);                                \
+		if (_a != _b)                                                                      \
+			harness_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, _a,     \
+				     _b);                                                          \
 	} while (0)
 
-#define ASSERT_EQ_STR(a, b)                                                                \
-	do {                                                                               \
-		const char *_a = (a), *_b = (b);                                           \
-		if (!_a || !_b || strcmp(_a, _b) != 0)                                     \
-			harness_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, \
-				     #b, _a ? _a : "(null)", _b ? _b : "(null)");          \
+#define ASSERT_EQ_STR(a, b)                                                                        \
+	do {                                                                                       \
+		const char *_a = (a), *_b = (b);                                                   \
+		if (!_a || !_b || strcmp(_a, _b) != 0)                                             \
+			harness_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,     \
+				     _a ? _a : "(null)", _b ? _b : "(null)");                      \
 	} while (0)
 
-#define ASSERT_NEAR(a, b, eps)                                                             \
-	do {                                                                               \
-		double _a = (a), _b = (b);                                                 \
-		if (_a - _b > (eps) || _b - _a > (eps))                                    \
-			harness_fail(__FILE__, __LINE__, "%s ~ %s: %g vs %g", #a, #b, _a,  \
-				     _b);                                                  \
+#define ASSERT_NEAR(a, b, eps)                                                                     \
+	do {                                                                                       \
+		double _a = (a), _b = (b);                                                         \
+		if (_a - _b > (eps) || _b - _a > (eps))                                            \
+			harness_fail(__FILE__, __LINE__, "%s ~ %s: %g vs %g", #a, #b, _a, _b);     \
 	} while (0)
 
 /* Returns 1 when the test failed. */

@@ -94,8 +94,12 @@ TEST(window_start_from_names)
 {
 	struct archdir_entry e = { 0 };
 	char path[] = "/o/2026-03-04/1505-2.oncpu.folded.gz";
-	struct tm tm = { .tm_year = 126, .tm_mon = 2, .tm_mday = 4, .tm_hour = 15,
-			 .tm_min = 5, .tm_isdst = -1 };
+	struct tm tm = { .tm_year = 126,
+			 .tm_mon = 2,
+			 .tm_mday = 4,
+			 .tm_hour = 15,
+			 .tm_min = 5,
+			 .tm_isdst = -1 };
 	time_t t;
 
 	e.path = path;

@@ -111,7 +111,10 @@ TEST(empty_window_writes_nothing)
 	setup(&c);
 	w = window_new(1796234880);
 	ASSERT_EQ_INT(archive_write(&c, w, &(struct archive_info){ .end = 1796234940 }, NULL), 0);
-	ASSERT_EQ_INT(archive_write(&c, w, &(struct archive_info){ .end = 1796234940, .snapshot = 1 }, NULL), 0);
+	ASSERT_EQ_INT(archive_write(&c, w,
+				    &(struct archive_info){ .end = 1796234940, .snapshot = 1 },
+				    NULL),
+		      0);
 	window_free(w);
 }
 
@@ -184,8 +187,9 @@ TEST(no_pprof_no_svg_and_no_pprof_for_hotcold)
 
 TEST(metadata_names_the_window)
 {
-	struct archive_info info = { .end = 1796234940, .collectors = "oncpu,offcpu",
-				     .frames = 10, .named = 9 };
+	struct archive_info info = {
+		.end = 1796234940, .collectors = "oncpu,offcpu", .frames = 10, .named = 9
+	};
 	struct archive_result r;
 	char path[PATH_MAX * 2], buf[2048];
 	struct config c;
@@ -241,8 +245,8 @@ TEST(a_window_that_fails_midway_leaves_nothing)
 	setrlimit(RLIMIT_FSIZE, &old);
 	ASSERT_EQ_INT(err, -EFBIG);
 	localtime_r(&start, &tm);
-	snprintf(sub, sizeof(sub), "%.100s/%04d-%02d-%02d", dir, tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday);
+	snprintf(sub, sizeof(sub), "%.100s/%04d-%02d-%02d", dir, tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday);
 	/* no on-CPU file, no metadata, no temporary */
 	{
 		DIR *dh = opendir(sub);

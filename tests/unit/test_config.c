@@ -195,12 +195,13 @@ TEST(file_sets_options)
 {
 	struct config c;
 
-	ASSERT_EQ_INT(parse_file(&c,
-				 "# comment\n; another\n\n[daemon]\n  window = 10  \ncollectors=oncpu\n"
-				 "[oncpu]\nfrequency = 99\nidle = yes\n[output]\ndirectory = /srv/p\n"
-				 "stack-prefix = tid\n",
-				 "emberd"),
-		      0);
+	ASSERT_EQ_INT(
+		parse_file(&c,
+			   "# comment\n; another\n\n[daemon]\n  window = 10  \ncollectors=oncpu\n"
+			   "[oncpu]\nfrequency = 99\nidle = yes\n[output]\ndirectory = /srv/p\n"
+			   "stack-prefix = tid\n",
+			   "emberd"),
+		0);
 	ASSERT_EQ_INT(c.window_sec, 10);
 	ASSERT_EQ_INT(c.freq, 99);
 	ASSERT_EQ_INT(c.include_idle, 1);
@@ -228,10 +229,13 @@ TEST(file_errors_say_where)
 		{ "[oncpu]\nfrequncy = 99\n", ":2: unknown key 'frequncy' in section [oncpu]" },
 		{ "[daemon]\n\n[gpu]\n", ":3: unknown section '[gpu]'" },
 		{ "window = 5\n", ":1: key 'window' before any [section]" },
-		{ "[oncpu]\nfrequency 99\n", ":2: expected 'key = value' or '[section]', got 'frequency 99'" },
+		{ "[oncpu]\nfrequency 99\n",
+		  ":2: expected 'key = value' or '[section]', got 'frequency 99'" },
 		{ "[oncpu]\nfrequency = 0\n", ":2: invalid value '0' for 'frequency' (1-10000)" },
-		{ "[oncpu]\nidle = maybe\n", ":2: invalid value 'maybe' for 'idle' (true or false)" },
-		{ "[daemon]\nwindow = 5\nwindow = 6\n", ":3: 'window' is set twice (first on line 2)" },
+		{ "[oncpu]\nidle = maybe\n",
+		  ":2: invalid value 'maybe' for 'idle' (true or false)" },
+		{ "[daemon]\nwindow = 5\nwindow = 6\n",
+		  ":3: 'window' is set twice (first on line 2)" },
 		{ "[oncpu\n", ":1: malformed section header '[oncpu'" },
 		{ "[daemon]\npids = 1,x\n", ":2: invalid pid 'x'" },
 		{ "[output]\ndirectory =\n", ":2: invalid value '' for 'directory'" },
@@ -301,11 +305,12 @@ TEST(table_is_consistent)
 		ASSERT_TRUE(o->flag && o->doc);
 		ASSERT_TRUE(!o->key == !o->section);
 		ASSERT_TRUE(o->key ? o->def != NULL : o->fixed != NULL || o->type == CONF_BOOL);
-		ASSERT_EQ_INT(config_set(&c, o, o->fixed ? o->fixed : o->def, "x", err, sizeof(err)),
-			      0);
+		ASSERT_EQ_INT(
+			config_set(&c, o, o->fixed ? o->fixed : o->def, "x", err, sizeof(err)), 0);
 		for (size_t j = 0; j < i; j++) {
 			ASSERT_TRUE(strcmp(o->flag, config_options[j].flag));
-			ASSERT_TRUE(!o->short_flag || o->short_flag != config_options[j].short_flag);
+			ASSERT_TRUE(!o->short_flag ||
+				    o->short_flag != config_options[j].short_flag);
 			ASSERT_TRUE(!o->key || !config_options[j].key ||
 				    strcmp(o->section, config_options[j].section) ||
 				    strcmp(o->key, config_options[j].key));
@@ -337,8 +342,8 @@ TEST(debuginfod_off_by_default_and_bounded_timeout)
 	ASSERT_EQ_INT(parse(&c, "emberd"), 0);
 	ASSERT_EQ_STR(c.debuginfod_urls, "");
 	ASSERT_EQ_INT(c.debuginfod_timeout_sec, 3);
-	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod http://127.0.0.1:8002 --debuginfod-timeout 10"),
-		      0);
+	ASSERT_EQ_INT(
+		parse(&c, "emberd --debuginfod http://127.0.0.1:8002 --debuginfod-timeout 10"), 0);
 	ASSERT_EQ_STR(c.debuginfod_urls, "http://127.0.0.1:8002");
 	ASSERT_EQ_INT(c.debuginfod_timeout_sec, 10);
 	ASSERT_EQ_INT(parse(&c, "emberd --debuginfod-timeout 0"), -EINVAL);
@@ -357,7 +362,8 @@ TEST(memory_options)
 	ASSERT_EQ_INT(c.mem_age, 60);
 	ASSERT_EQ_STR(c.mem_lib, "");
 	ASSERT_EQ_INT(parse(&c, "emberd --mem-sample 1 --mem-duty 100 --mem-age 0 --mem-prefix je_"
-				" --mem-lib /proc/self/exe"), 0);
+				" --mem-lib /proc/self/exe"),
+		      0);
 	ASSERT_TRUE(c.mem_sample == 1);
 	ASSERT_EQ_INT(c.mem_duty, 100);
 	ASSERT_EQ_INT(c.mem_age, 0);

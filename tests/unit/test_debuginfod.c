@@ -48,7 +48,8 @@ static double now_sec(void)
 /* A loopback TCP socket on a free port; listening (it never accepts) when listen_too. */
 static int loopback_socket(int listen_too, int *port)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sa);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
@@ -83,7 +84,8 @@ static int fixture_build_id(char *hex, size_t len)
 /* Whether the server answers 200 for the debuginfo of build-id hex. */
 static int server_has(const char *hex)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)server_port),
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons((uint16_t)server_port),
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	char req[256], resp[64] = "";
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok = 0;
@@ -194,7 +196,8 @@ TEST(off_by_default_leaves_offsets)
 	struct lookup l;
 
 	ASSERT_EQ_INT(start_server(), 0);
-	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:1", 1); /* the environment alone turns nothing on */
+	setenv("DEBUGINFOD_URLS", "http://127.0.0.1:1",
+	       1); /* the environment alone turns nothing on */
 	name_local(NULL, "cache-off", &l);
 	ASSERT_TRUE(!strncmp(l.name, "fx_buildid+0x", 13));
 }

@@ -18,7 +18,8 @@ static void check(const char *mangled, const char *want)
 TEST(cplusplus)
 {
 	check("_ZN5ember5twiceEi", "ember::twice(int)");
-	check("_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector<int, std::allocator<int> >::push_back(int const&)");
+	check("_ZNSt6vectorIiSaIiEE9push_backERKi",
+	      "std::vector<int, std::allocator<int> >::push_back(int const&)");
 	check("_ZN12_GLOBAL__N_13fooEv", "(anonymous namespace)::foo()");
 }
 

@@ -120,7 +120,10 @@ TEST(not_elf_and_empty_input_are_refused)
 
 	ASSERT_EQ_INT(elfsyms_load_mem("#!/bin/sh\necho hi\n", 18, &es), -ENOEXEC);
 	ASSERT_EQ_INT(elfsyms_load_mem("", 0, &es), -ENOEXEC);
-	ASSERT_EQ_INT(elfsyms_load_mem("\x7f" "ELF", 4, &es), -ENOEXEC);
+	ASSERT_EQ_INT(elfsyms_load_mem("\x7f"
+				       "ELF",
+				       4, &es),
+		      -ENOEXEC);
 	ASSERT_TRUE(es == NULL);
 }
 

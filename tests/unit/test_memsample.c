@@ -21,8 +21,8 @@ TEST(gap_table_has_mean_one_and_decreases)
 			ASSERT_TRUE(t[i] <= t[i - 1]);
 	}
 	ASSERT_TRUE(fabs(sum / N / (1 << SHIFT) - 1.0) < 1e-4);
-	ASSERT_TRUE(t[N - 1] < 40);		 /* -ln(u) near u = 1 */
-	ASSERT_TRUE(t[0] > 9 * (1 << SHIFT));	 /* the tail: mean of -ln(u) below 1/4096 */
+	ASSERT_TRUE(t[N - 1] < 40);           /* -ln(u) near u = 1 */
+	ASSERT_TRUE(t[0] > 9 * (1 << SHIFT)); /* the tail: mean of -ln(u) below 1/4096 */
 }
 
 /* Sampling allocations as the BPF program does, the estimate comes back to the bytes. */
@@ -60,4 +60,3 @@ TEST(exact_mode_and_large_sizes)
 	/* Small allocations weigh about one mean each. */
 	ASSERT_TRUE(fabs(memsample_unsample(64, 512 * 1024) - 512 * 1024) < 64);
 }
-

@@ -5,8 +5,13 @@
 
 static time_t local(int y, int mo, int d, int h, int mi, int s)
 {
-	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
-			 .tm_min = mi, .tm_sec = s, .tm_isdst = -1 };
+	struct tm tm = { .tm_year = y - 1900,
+			 .tm_mon = mo - 1,
+			 .tm_mday = d,
+			 .tm_hour = h,
+			 .tm_min = mi,
+			 .tm_sec = s,
+			 .tm_isdst = -1 };
 
 	return mktime(&tm);
 }
@@ -45,8 +50,9 @@ TEST(relative_times)
 
 TEST(bad_times_are_errors)
 {
-	static const char *const bad[] = { "", "yesterday", "-", "-5", "-5x", "-5mm", "@",
-					   "@12a", "25:00", "2026-13-01", "12:30 pm", "10:05x" };
+	static const char *const bad[] = { "",      "yesterday",  "-",        "-5",
+					   "-5x",   "-5mm",       "@",        "@12a",
+					   "25:00", "2026-13-01", "12:30 pm", "10:05x" };
 	time_t t = 42;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -39,7 +39,9 @@ TEST(escape_replaces_controls_and_bad_utf8)
 	char *s = escaped(in, sizeof(in) - 1);
 
 	/* one U+FFFD per byte that starts no valid character: 1 + 2 + 3 + 4 after "c" */
-	ASSERT_EQ_STR(s, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+	ASSERT_EQ_STR(s, "a\xef\xbf\xbd"
+			 "b\xef\xbf\xbd"
+			 "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
 			 "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
 			 "\xef\xbf\xbdz");
 	free(s);
@@ -254,8 +256,8 @@ static char *diff_of(const struct diff_opts *o, const char *a, const char *b, ui
 	FILE *out = open_memstream(&buf, &len);
 
 	*ign = 0;
-	if (!d || diff_add_text(d, 0, a, strlen(a), ign) || diff_add_text(d, 1, b, strlen(b), ign) ||
-	    diff_write(d, out))
+	if (!d || diff_add_text(d, 0, a, strlen(a), ign) ||
+	    diff_add_text(d, 1, b, strlen(b), ign) || diff_write(d, out))
 		buf = NULL;
 	fclose(out);
 	diff_free(d);

@@ -31,8 +31,9 @@ static struct symbolizer *sym(void)
 TEST(comm_and_user_frames_root_first)
 {
 	uint64_t ips[] = { (uint64_t)stack_test_leaf, (uint64_t)stack_test_root + 1 };
-	struct stack_sample s = { .pid = getpid(), .tid = getpid(), .comm = "app", .uips = ips,
-				  .nu = 2 };
+	struct stack_sample s = {
+		.pid = getpid(), .tid = getpid(), .comm = "app", .uips = ips, .nu = 2
+	};
 	struct sbuf sb = SBUF_INIT;
 	struct symbolizer *y = sym();
 
@@ -72,8 +73,9 @@ TEST(comm_is_bounded_to_16_bytes)
 
 TEST(lost_stacks_are_visible)
 {
-	struct stack_sample s = { .pid = 1, .tid = 1, .comm = "app", .nu = STACK_LOST,
-				  .nk = STACK_LOST };
+	struct stack_sample s = {
+		.pid = 1, .tid = 1, .comm = "app", .nu = STACK_LOST, .nk = STACK_LOST
+	};
 	struct sbuf sb = SBUF_INIT;
 	struct symbolizer *y = sym();
 

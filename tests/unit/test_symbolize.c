@@ -12,7 +12,7 @@
 #include "tests/unit/harness.h"
 
 static const char *const fx_main_names[] = {
-	"ember_fx_alpha", "ember_fx_beta", "ember_fx_local", "mycrate::module::function",
+	"ember_fx_alpha",         "ember_fx_beta", "ember_fx_local", "mycrate::module::function",
 	"mycrate::module::other",
 };
 
@@ -166,9 +166,10 @@ TEST(stack_root_first_callers_as_return_addresses)
 	ASSERT_EQ_INT(fx_spawn(&fp, "fx_pie"), 0);
 	/* A caller's address is a return address: one past the call, maybe past the end. */
 	ips[0] = fx_addr(&fp, "ember_fx_alpha");
-	ips[1] = fx_addr(&fp, "ember_fx_beta");	      /* beta+1: its first byte is the call */
-	ips[2] = fx_addr(&fp, "ember_fx_alpha") - 2; /* alpha+0 as a return address: the byte before */
-	ips[3] = 0;				      /* padding */
+	ips[1] = fx_addr(&fp, "ember_fx_beta"); /* beta+1: its first byte is the call */
+	ips[2] = fx_addr(&fp, "ember_fx_alpha") -
+		 2; /* alpha+0 as a return address: the byte before */
+	ips[3] = 0; /* padding */
 	ASSERT_EQ_STR(sym_stack(s, fp.pid, ips, 2, 0), "ember_fx_beta;ember_fx_alpha");
 	/* alpha's first byte as a return address belongs to whatever precedes alpha. */
 	ASSERT_TRUE(strncmp(sym_stack(s, fp.pid, ips, 3, 0), "ember_fx_alpha;", 15) != 0);
@@ -262,7 +263,9 @@ static int exit_vmas(pid_t pid, struct symbolizer_vma *v, int cap)
 		if (maps[i].kind == PROCMAP_FILE && stat(maps[i].path, &st))
 			continue;
 		v[k] = (struct symbolizer_vma){
-			.start = maps[i].start, .end = maps[i].end, .pgoff = maps[i].pgoff,
+			.start = maps[i].start,
+			.end = maps[i].end,
+			.pgoff = maps[i].pgoff,
 			.kind = maps[i].kind,
 		};
 		if (maps[i].kind == PROCMAP_FILE) {
@@ -400,7 +403,8 @@ TEST(files_read_once_and_only_when_needed)
 	ASSERT_EQ_INT(one.elf_loads, 1);
 	ASSERT_EQ_INT(one.dsos_pending, seen.dsos_pending - 1);
 	for (int i = 1; i < 3; i++)
-		ASSERT_EQ_STR(sym1(s, fp[i].pid, fx_addr(&fp[i], "ember_fx_beta")), "ember_fx_beta");
+		ASSERT_EQ_STR(sym1(s, fp[i].pid, fx_addr(&fp[i], "ember_fx_beta")),
+			      "ember_fx_beta");
 	symbolizer_get_stats(s, &three);
 	ASSERT_EQ_INT(three.elf_loads, 1);
 	ASSERT_EQ_STR(sym1(s, fp[3].pid, fx_addr(&fp[3], "ember_fx_alpha")), "ember_fx_alpha");
@@ -466,7 +470,8 @@ TEST(binary_replaced_while_running)
 	}
 	/* Replace the file on disk by another program before the first sample. */
 	fx_path(src, sizeof(src), "fx_nopie");
-	snprintf(cmd, sizeof(cmd), "cp %.2048s %.64s.new && mv -f %.64s.new %.64s", src, dst, dst, dst);
+	snprintf(cmd, sizeof(cmd), "cp %.2048s %.64s.new && mv -f %.64s.new %.64s", src, dst, dst,
+		 dst);
 	ASSERT_EQ_INT(system(cmd), 0);
 	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp.pid), 0);
 	ASSERT_EQ_STR(sym1(s, fp.pid, fx_addr(&fp, "ember_fx_local")), "ember_fx_local");
@@ -607,11 +612,11 @@ TEST(garbage_and_huge_lines_in_perf_map)
 	big[(1 << 20) - 1] = '\0';
 	f = fopen(j.map, "w");
 	ASSERT_TRUE(f);
-	fprintf(f, "%" PRIx64 " 10 %s\n", c, big);			  /* huge: skipped */
-	fprintf(f, "zzzz 10 garbage\n\n \n%" PRIx64 "\n", c);		  /* malformed */
-	fprintf(f, "%" PRIx64 " 0 empty\n", c);			  /* size 0 */
-	fprintf(f, "%" PRIx64 " 10 ctl\x01name\n", c);			  /* control char */
-	fprintf(f, "11111111111111111111 10 toolong\n");		  /* 20 digits */
+	fprintf(f, "%" PRIx64 " 10 %s\n", c, big);            /* huge: skipped */
+	fprintf(f, "zzzz 10 garbage\n\n \n%" PRIx64 "\n", c); /* malformed */
+	fprintf(f, "%" PRIx64 " 0 empty\n", c);               /* size 0 */
+	fprintf(f, "%" PRIx64 " 10 ctl\x01name\n", c);        /* control char */
+	fprintf(f, "11111111111111111111 10 toolong\n");      /* 20 digits */
 	fprintf(f, "%" PRIx64 " 10 good_one\n", c + 0x100);
 	fprintf(f, "%" PRIx64 " 10 partial_line_without_newline", c + 0x200);
 	fclose(f);
@@ -658,8 +663,7 @@ TEST(kernel_frames_from_kallsyms_file)
 	/* ips[1] is a return address at the first byte of do_thing: the call was in _stext. */
 	ASSERT_EQ_STR(sym_stack(s, 0, ips, 3, 1), "[kernel]+0xffffffff80000000_[k];_stext_[k];"
 						  "mod_fn_[k]");
-	ASSERT_EQ_STR(sym_stack(s, 0, (uint64_t[]){ 0xffffffff81000250 }, 1, 1),
-		      "local_thing_[k]");
+	ASSERT_EQ_STR(sym_stack(s, 0, (uint64_t[]){ 0xffffffff81000250 }, 1, 1), "local_thing_[k]");
 	symbolizer_get_stats(s, &st);
 	ASSERT_EQ_INT(st.kernel_restricted, 0);
 	ASSERT_EQ_INT(st.named, 3);
@@ -696,7 +700,8 @@ TEST(kernel_frames_from_proc_kallsyms)
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%" SCNx64 " T %255s", &addr, name) == 2 && !strcmp(name, "schedule"))
+		if (sscanf(line, "%" SCNx64 " T %255s", &addr, name) == 2 &&
+		    !strcmp(name, "schedule"))
 			break;
 	if (f)
 		fclose(f);

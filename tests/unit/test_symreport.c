@@ -89,4 +89,3 @@ TEST(cache_sizes_and_caps_under_debug)
 	window_free(w);
 	symbolizer_free(s);
 }
-

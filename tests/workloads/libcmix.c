@@ -25,7 +25,8 @@ __attribute__((noinline)) static void libcmix_format(unsigned long seed)
 	size_t len = 0;
 
 	for (int i = 0; i < 64 && len < sizeof(text) - 32; i++)
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%lu,", seed + (unsigned long)i);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%lu,",
+					seed + (unsigned long)i);
 	memmove(text + 1, text, len);
 	sink += strlen(text);
 }

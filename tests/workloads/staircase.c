@@ -43,12 +43,12 @@ __attribute__((noinline)) void func_a(void)
 	func_b();
 }
 
-#define THREAD_FUNC(n)                                                                     \
-	__attribute__((noinline)) void *thread_func##n(void *arg)                          \
-	{                                                                                  \
-		while (!stop)                                                              \
-			func_a();                                                          \
-		return arg;                                                                \
+#define THREAD_FUNC(n)                                                                             \
+	__attribute__((noinline)) void *thread_func##n(void *arg)                                  \
+	{                                                                                          \
+		while (!stop)                                                                      \
+			func_a();                                                                  \
+		return arg;                                                                        \
 	}
 THREAD_FUNC(1)
 THREAD_FUNC(2)
