@@ -32,7 +32,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev \
 	libiberty-dev pkg-config make
 TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
-	debuginfod
+	debuginfod clang-format
 
 ifeq ($(V),1)
 Q =
@@ -216,7 +216,7 @@ FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h collapse/*.c coll
 format:
 	clang-format -i $(FORMAT_SRCS)
 
-check-format:
+check-format: deps-test
 	clang-format --dry-run -Werror $(FORMAT_SRCS)
 
 clean:
