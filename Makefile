@@ -29,10 +29,10 @@ LDLIBS := -lbpf -lelf -ldw -ldebuginfod -lz -llzma -liberty -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
 
 # Packages the build and the tests need (Debian names).
-BUILD_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev \
+BUILD_PKGS := gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev \
 	libiberty-dev pkg-config make
 TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
-	debuginfod clang-format
+	debuginfod clang-format xz-utils binutils curl libclang-rt-dev
 
 ifeq ($(V),1)
 Q =
@@ -174,7 +174,7 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS) $(BENCH_TOOLS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
+fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 # The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).

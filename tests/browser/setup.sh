@@ -4,7 +4,8 @@
 # Usage: setup.sh DIR; prints the directory that holds node_modules.
 set -eu
 DIR=$1/node
-VERSION=1.65.1
+# The newest release that still runs on Debian 12's Node.js 18.
+VERSION=1.61.1
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	"$(dirname "$0")/../deps.sh" nodejs npm >&2
 fi
