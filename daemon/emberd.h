@@ -3,6 +3,7 @@
 #ifndef EMBER_EMBERD_H
 #define EMBER_EMBERD_H
 
+#include <signal.h>
 #include <time.h>
 
 #include "daemon/archive.h"
@@ -48,6 +49,11 @@ int emberd_drain(struct emberd *d);
 int emberd_reload(struct emberd *d);
 
 /* Run until SIGTERM/SIGINT; the last window is written before returning. Returns 0 or -errno. */
+/*
+ * Block the signals the loop reads from its signalfd; done before the collectors load,
+ * so a SIGHUP or SIGUSR1 during start-up waits for the loop instead of killing emberd.
+ */
+int emberd_block_signals(sigset_t *mask);
 int emberd_loop(struct emberd *d);
 
 /*

@@ -47,11 +47,12 @@ static time_t align_up(time_t t, unsigned int period)
 	return (t / period + 1) * period;
 }
 
+/* A step of the wall clock cancels the timer (ECANCELED on read) so the ticks realign. */
 static int arm_timer(struct loop *l)
 {
 	struct itimerspec its = { .it_value = { .tv_sec = l->next_tick } };
 
-	if (timerfd_settime(l->timerfd, TFD_TIMER_ABSTIME, &its, NULL))
+	if (timerfd_settime(l->timerfd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &its, NULL))
 		return -errno;
 	return 0;
 }
@@ -117,14 +118,38 @@ int emberd_snapshot(struct emberd *d, struct archive_result *res)
 	return write_window(d, now_sec(), 1, res);
 }
 
+/*
+ * The wall clock was set: a window whose end is no longer within one window length
+ * ahead is written as it stands (it ends where it was planned to) and the next one
+ * starts aligned to the new time, so a step backwards never stalls the drains.
+ */
+static int on_clock_step(struct emberd *d, struct loop *l, time_t now)
+{
+	int err = 0;
+
+	log_warn("the wall clock was set: realigning windows to the new time");
+	emberd_drain(d);
+	if (l->window_end <= now || l->window_end > now + (time_t)d->cfg.window_sec) {
+		err = write_window(d, l->window_end, 0, NULL);
+		l->window_end = align_up(now, d->cfg.window_sec);
+		d->win->start = now;
+	}
+	l->next_tick = align_up(now, drain_period(&d->cfg));
+	return arm_timer(l) ?: err;
+}
+
 static int on_timer(struct emberd *d, struct loop *l)
 {
 	uint64_t expirations;
 	time_t now = now_sec();
 	int err;
 
-	if (read(l->timerfd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
-		return -errno;
+	if (read(l->timerfd, &expirations, sizeof(expirations)) < 0) {
+		if (errno == ECANCELED)
+			return on_clock_step(d, l, now);
+		if (errno != EAGAIN)
+			return -errno;
+	}
 	if (now < l->next_tick)
 		return arm_timer(l);
 	emberd_drain(d);
@@ -205,19 +230,25 @@ static void on_watchdog(struct loop *l)
 		notify_send("WATCHDOG=1");
 }
 
+int emberd_block_signals(sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGUSR1);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGINT);
+	return sigprocmask(SIG_BLOCK, mask, NULL) ? -errno : 0;
+}
+
 static int loop_init(struct emberd *d, struct loop *l)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	sigset_t mask;
 	time_t now = now_sec();
+	int err = emberd_block_signals(&mask);
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGUSR1);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL))
-		return -errno;
+	if (err)
+		return err;
 	l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	l->timerfd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
 	l->epfd = epoll_create1(EPOLL_CLOEXEC);

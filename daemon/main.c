@@ -91,8 +91,11 @@ bad:
 int main(int argc, char **argv)
 {
 	static struct emberd d;
+	sigset_t signals;
 	int err;
 
+	if (emberd_block_signals(&signals))
+		return 1;
 	err = configure(&d, argc, argv);
 	if (err)
 		return err == 1 ? 0 : 2;

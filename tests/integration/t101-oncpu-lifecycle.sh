@@ -4,6 +4,24 @@
 . "$(dirname "$0")/lib.sh"
 require_bpf
 
+# SIGHUP and SIGUSR1 while the collectors load wait for the loop; they never kill emberd.
+"$EMBERD" -o "$T_TMP/early" >"$T_TMP/early.log" 2>&1 &
+EARLY=$!
+T_PIDS+=($EARLY)
+blocked() { awk '$1 == "SigBlk:" && $2 != "0000000000000000" { f = 1 } END { exit !f }' /proc/"$EARLY"/status; }
+for i in $(seq 1 2000); do blocked 2>/dev/null && break; sleep 0.001; done
+sent=0
+until grep -q "writing .*windows to" "$T_TMP/early.log" || [ $sent -ge 200 ]; do
+	kill -HUP "$EARLY" && kill -USR1 "$EARLY" && sent=$((sent + 1))
+	sleep 0.005
+done
+check "signals were sent while the collectors loaded ($sent)" test $sent -gt 0
+wait_for 20 grep -q "writing .*windows to" "$T_TMP/early.log"
+check "signals during start-up do not kill emberd" kill -0 "$EARLY"
+kill -TERM "$EARLY"
+wait "$EARLY"
+check "emberd signalled during start-up still exits 0 on SIGTERM" test $? -eq 0
+
 spawn "$WORKLOADS/staircase" 30
 OUT=$T_TMP/out
 start_emberd -o "$OUT" -w 2
