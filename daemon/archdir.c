@@ -93,12 +93,19 @@ static int walk(const char *outdir,
 		return errno == ENOENT ? 0 : -errno;
 	while (!err && (s = readdir(top))) {
 		DIR *dh;
+		int fd;
 
 		if (!archive_sub(s->d_name))
 			continue;
-		dh = fdopendir(openat(dirfd(top), s->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-		if (!dh)
+		fd = openat(dirfd(top), s->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
 			continue; /* not a folder, or gone */
+		dh = fdopendir(fd);
+		if (!dh) {
+			err = -errno;
+			close(fd);
+			break;
+		}
 		while (!err && (f = readdir(dh))) {
 			struct stat st;
 

@@ -18,10 +18,41 @@
 #include "render/flamegraph.h"
 #include "render/pprof.h"
 
+/* Make a directory's entries durable: a renamed file survives a crash. */
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* mkdir, and when it creates the directory, make its entry durable in the parent. */
+static int mkdir_durable(char *path)
+{
+	char *slash;
+	int err;
+
+	if (mkdir(path, 0750))
+		return errno == EEXIST ? 0 : -errno;
+	slash = strrchr(path, '/');
+	if (!slash)
+		return fsync_dir(".");
+	*slash = '\0';
+	err = fsync_dir(slash == path ? "/" : path);
+	*slash = '/';
+	return err;
+}
+
 int archive_mkdirs(const char *dir)
 {
 	char path[PATH_MAX];
 	size_t len = strlen(dir);
+	int err;
 
 	if (len == 0 || len >= sizeof(path))
 		return -ENAMETOOLONG;
@@ -30,13 +61,12 @@ int archive_mkdirs(const char *dir)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0750) && errno != EEXIST)
-			return -errno;
+		err = mkdir_durable(path);
+		if (err)
+			return err;
 		*p = '/';
 	}
-	if (mkdir(path, 0750) && errno != EEXIST)
-		return -errno;
-	return 0;
+	return mkdir_durable(path);
 }
 
 /* A file that appears under its name only once complete. */
@@ -54,7 +84,13 @@ static int atomic_open(struct atomic_file *af, const char *dir, const char *name
 	af->fd = mkostemp(af->tmp, O_CLOEXEC);
 	if (af->fd < 0)
 		return -errno;
-	fchmod(af->fd, 0640);
+	if (fchmod(af->fd, 0640)) {
+		int err = -errno;
+
+		close(af->fd);
+		unlink(af->tmp);
+		return err;
+	}
 	return 0;
 }
 
@@ -303,6 +339,7 @@ static int write_meta(struct archive_txn *t, const struct window *w,
 	if (!err)
 		err = atomic_open(&af, t->dir, name);
 	if (!err) {
+		errno = 0;
 		if (write(af.fd, sb.buf, sb.len) != (ssize_t)sb.len)
 			err = errno ? -errno : -EIO;
 		err = txn_commit(t, &af, err);
@@ -404,7 +441,7 @@ int archive_write(const struct config *cfg, const struct window *w, const struct
 	t.stem = stem;
 	n = write_profiles(&t, w, info->end);
 	if (n > 0) {
-		int err = write_meta(&t, w, info);
+		int err = write_meta(&t, w, info) ?: fsync_dir(dir);
 
 		if (err)
 			n = err;

@@ -36,6 +36,8 @@ static int parse_relative(const char *s, time_t now, time_t *out)
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (*end == units[i].unit) {
+			if (v > LONG_MAX / 2 / units[i].sec)
+				return -ERANGE; /* further back than time_t reaches */
 			*out = now - (time_t)v * units[i].sec;
 			return 0;
 		}

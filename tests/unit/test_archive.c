@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -100,6 +101,37 @@ TEST(window_written_sorted_and_gzipped)
 	ASSERT_EQ_INT(count_hidden(path), 0);
 	ASSERT_EQ_INT(stat(path, &st), 0);
 	ASSERT_EQ_INT(st.st_mode & 0777, 0750);
+	window_free(w);
+}
+
+/* fsync as the archive calls it: counted per directory synced, then done for real. */
+static int dirs_synced;
+
+int fsync(int fd)
+{
+	struct stat st;
+
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode))
+		dirs_synced++;
+	return (int)syscall(SYS_fsync, fd);
+}
+
+TEST(new_directories_and_renamed_files_are_made_durable)
+{
+	struct config c;
+	struct window *w;
+
+	setup(&c);
+	snprintf(c.output_dir + strlen(c.output_dir), sizeof(c.output_dir) - strlen(dir), "/a/b");
+	w = window_new(1796234880);
+	folded_add(w->profiles[KIND_ONCPU], "a", 1, 1);
+	dirs_synced = 0;
+	ASSERT_EQ_INT(archive_write(&c, w, &(struct archive_info){ .end = 1796234940 }, NULL), 1);
+	/* The parents of a, b and the day directory, then the day directory after the renames. */
+	ASSERT_EQ_INT(dirs_synced, 4);
+	dirs_synced = 0;
+	ASSERT_EQ_INT(archive_write(&c, w, &(struct archive_info){ .end = 1796234940 }, NULL), 1);
+	ASSERT_EQ_INT(dirs_synced, 1);
 	window_free(w);
 }
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_merge.c - `ember merge` time arguments */
+#include <errno.h>
+
 #include "daemon/merge.h"
 #include "harness.h"
 
@@ -46,6 +48,9 @@ TEST(relative_times)
 	ASSERT_EQ_INT(t, now - 7200);
 	ASSERT_EQ_INT(merge_parse_time("-1d", now, &t), 0);
 	ASSERT_EQ_INT(t, now - 86400);
+	/* Further back than time_t reaches: an error, never a wrapped-around time. */
+	ASSERT_EQ_INT(merge_parse_time("-9223372036854775807d", now, &t), -ERANGE);
+	ASSERT_EQ_INT(merge_parse_time("-106751991167301d", now, &t), -ERANGE);
 }
 
 TEST(bad_times_are_errors)
