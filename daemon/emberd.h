@@ -63,6 +63,8 @@ int emberd_loop(struct emberd *d);
 int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_result *res);
 
 /* Drain and write a snapshot now. Returns 0 or -errno (logged); res as emberd_write(). */
+/* Write the current window as it stands, ending at END; the next one starts there. */
+int emberd_close_window(struct emberd *d, time_t end);
 int emberd_snapshot(struct emberd *d, struct archive_result *res);
 
 #endif

@@ -112,6 +112,11 @@ static int write_window(struct emberd *d, time_t end, int snapshot, struct archi
 	return n < 0 ? n : 0;
 }
 
+int emberd_close_window(struct emberd *d, time_t end)
+{
+	return write_window(d, end, 0, NULL);
+}
+
 int emberd_snapshot(struct emberd *d, struct archive_result *res)
 {
 	emberd_drain(d);

@@ -88,6 +88,12 @@ int emberd_reload(struct emberd *d)
 	keep_unreloadable(&d->cfg, next);
 	/* Everything counted so far belongs to the current window, under the old settings. */
 	emberd_drain(d);
+	/* Samples of another frequency weigh differently: they start a window of their own. */
+	if (next->freq != d->cfg.freq && !window_empty(d->win)) {
+		log_info("the sampling frequency changes: writing the current window now");
+		if (emberd_close_window(d, time(NULL)) < 0)
+			log_err("the window before the reload could not be written; it is counted");
+	}
 	restart = config_restart_mask(&d->cfg, next) | (d->cfg.collect ^ next->collect);
 	emberd_stop_collectors(d, restart);
 	log_changes(&d->cfg, next);

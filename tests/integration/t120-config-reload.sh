@@ -46,6 +46,8 @@ check "SIGHUP reloads the file" wait_for 5 sh -c "[ \$(grep -c 'configuration re
 check "the change is named" grep -q "configuration reloaded: \[oncpu\] frequency 199 -> 49" "$T_TMP/emberd.log"
 check "the on-CPU collector restarted at 49 Hz" wait_for 5 grep -q "on-CPU: sampling cpu-clock at 49 Hz" "$T_TMP/emberd.log"
 check "sd_notify: RELOADING=1 then READY=1" wait_for 5 sh -c "grep -x -A3 'RELOADING=1' '$T_TMP/notify.log' | grep -qx 'READY=1'"
+check "the 199 Hz part is written as a window of its own at the reload" \
+	grep -q '"frequency_hz": 199,' $(find "$OUT" -name '*.meta.json' ! -path '*/snapshots/*')
 sleep 3
 
 # A broken file: one error line with file:line, the daemon goes on as it was.
@@ -73,6 +75,8 @@ check "sd_notify: WATCHDOG=1 pings from the loop" test "$(grep -cx 'WATCHDOG=1' 
 cpu2=$(cpu_of "$SPIN")
 check "emberd exits 0 on SIGTERM" stop_emberd TERM
 check "sd_notify: STOPPING=1" grep -qx "STOPPING=1" "$T_TMP/notify.log"
+check "the 49 Hz part has windows of its own" \
+	grep -q '"frequency_hz": 49,' $(find "$OUT" "$OUT2" -name '*.meta.json' ! -path '*/snapshots/*')
 # Every sample is in some window: 199 Hz before the reload, 49 Hz after.
 got=$(spinner_samples)
 want=$(awk -v a="$cpu0" -v b="$cpu1" -v c="$cpu2" 'BEGIN { printf "%d", 199 * (b - a) + 49 * (c - b) }')
