@@ -83,6 +83,18 @@ share() {
 	awk -v pat="$1" '{ w = $NF; t += w; if ($0 ~ pat) m += w } END { printf "%.1f", t ? 100 * m / t : 0 }' "$2"
 }
 
+# check_path_shares FOLDED PERCENT: memleak's four paths (big, mid, small, leak) allocate
+# 8:4:2:1 of the bytes, each within PERCENT % of its own share.
+check_path_shares() {
+	local p n e s
+	for p in big:53.33 mid:26.67 small:13.33 leak:6.67; do
+		n=${p%%:*} e=${p##*:}
+		s=$(share ";path_$n( |$)" "$1")
+		check "path_$n allocates $e% of bytes +-$2% of that (got $s)" \
+			within "$s" "$e" "$(awk -v e="$e" -v t="$2" 'BEGIN { print e * t / 100 }')"
+	done
+}
+
 # within VALUE EXPECTED TOLERANCE
 within() {
 	awk -v v="$1" -v e="$2" -v t="$3" 'BEGIN { d = v - e; if (d < 0) d = -d; exit !(d <= t) }'

@@ -14,12 +14,7 @@ check "emberd exits 0 on SIGTERM" stop_emberd TERM
 files=$(find "$T_TMP/out" -name '*.alloc.folded.gz' | sort)
 check "alloc windows were written" test -n "$files"
 folded_of $files > "$T_TMP/alloc.folded"
-for p in big:53.33 mid:26.67 small:13.33 leak:6.67; do
-	n=${p%%:*} e=${p##*:}
-	s=$(share ";path_$n( |$)" "$T_TMP/alloc.folded")
-	check "path_$n allocates $e% of bytes +-2% of that (got $s)" \
-		within "$s" "$e" "$(awk -v e="$e" 'BEGIN { print e * 0.02 }')"
-done
+check_path_shares "$T_TMP/alloc.folded" 2
 svg=$(find "$T_TMP/out" -name '*.alloc.svg' | sort | tail -n 1)
 check "alloc flame graphs in bytes, mem palette ($(basename "$svg"))" \
 	grep -q "bytes" "$svg"

@@ -15,12 +15,7 @@ check "emberd exits 0 on SIGTERM" stop_emberd TERM
 files=$(find "$T_TMP/out" -name '*.alloc.folded.gz' | sort)
 check "alloc windows were written" test -n "$files"
 folded_of $files > "$T_TMP/alloc.folded"
-for p in big:53.33 mid:26.67 small:13.33 leak:6.67; do
-	n=${p%%:*} e=${p##*:}
-	s=$(share ";path_$n( |$)" "$T_TMP/alloc.folded")
-	check "path_$n allocates $e% of bytes +-10% of that (got $s)" \
-		within "$s" "$e" "$(awk -v e="$e" 'BEGIN { print e * 0.10 }')"
-done
+check_path_shares "$T_TMP/alloc.folded" 10
 
 live=$(find "$T_TMP/out" -name '*.live.folded.gz' | sort | head -n -1) # the last window is partial
 prev= growth= n=0

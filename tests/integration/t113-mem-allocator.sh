@@ -19,12 +19,7 @@ check "the process's own jemalloc is probed" grep -q "free in '/proc/$WL/root$JE
 sleep 8
 check "emberd exits 0 on SIGTERM" stop_emberd TERM
 folded_of $(find "$T_TMP/out" -name '*.alloc.folded.gz') > "$T_TMP/alloc.folded"
-for p in big:53.33 mid:26.67 small:13.33 leak:6.67; do
-	n=${p%%:*} e=${p##*:}
-	s=$(share ";path_$n( |$)" "$T_TMP/alloc.folded")
-	check "path_$n allocates $e% of bytes +-2% of that (got $s)" \
-		within "$s" "$e" "$(awk -v e="$e" 'BEGIN { print e * 0.02 }')"
-done
+check_path_shares "$T_TMP/alloc.folded" 2
 folded_of $(find "$T_TMP/out" -name '*.live.folded.gz') > "$T_TMP/live.folded"
 check "the leak is live" grep -q ";path_leak " "$T_TMP/live.folded"
 check "nothing else of the paths is live" test "$(grep -c ';path_\(big\|mid\|small\) ' "$T_TMP/live.folded")" -eq 0
