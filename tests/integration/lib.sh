@@ -62,6 +62,8 @@ wait_for() {
 
 # Start emberd with the given options; $EMBERD_PID, its log in $T_TMP/emberd.log.
 start_emberd() {
+	# A fresh file: an emberd still running from before keeps writing into the old one, unseen.
+	rm -f "$T_TMP/emberd.log"
 	"$EMBERD" "$@" >"$T_TMP/emberd.log" 2>&1 &
 	EMBERD_PID=$!
 	T_PIDS+=($EMBERD_PID)
