@@ -62,8 +62,11 @@ static int attach_cpus(struct oncpu *o)
 		if (fd < 0 && errno == ENODEV)
 			continue; /* offline CPU */
 		if (fd < 0) {
-			log_err("cannot open a perf event on cpu %d: %s", cpu, strerror(errno));
-			return -errno;
+			int err = errno;
+
+			log_err("cannot open a perf event on cpu %d: %s%s", cpu, strerror(err),
+				err == EPERM || err == EACCES ? " (emberd needs CAP_PERFMON)" : "");
+			return -err;
 		}
 		o->links[o->nlinks] =
 			bpf_program__attach_perf_event(o->skel->progs.oncpu_sample, fd);

@@ -95,7 +95,8 @@ struct procs *procs_new(struct symbolizer *sym)
 	p->skel = procs_bpf__open_and_load();
 	if (!p->skel) {
 		err = -errno;
-		log_err("cannot load the process tracker: %s", strerror(-err));
+		log_err("cannot load the process tracker: %s%s", strerror(-err),
+			err == -EPERM ? " (emberd needs CAP_PERFMON)" : "");
 		goto cleanup;
 	}
 	err = procs_bpf__attach(p->skel);
