@@ -70,17 +70,47 @@ static __always_inline bool in_user_mode(struct bpf_perf_event_data *ctx)
 #endif
 }
 
+/*
+ * Count one sample in one buffer. Each caller passes its buffer's maps as
+ * constants, so the verifier knows them at every call and the JIT inlines the
+ * hash lookups; a map chosen at run time would cost a helper call each time.
+ */
+static __always_inline int count_sample(struct bpf_perf_event_data *ctx, struct oncpu_key *key,
+					bool kthread, void *stacks, void *counts)
+{
+	static const __u64 zero;
+	__u64 *count;
+
+	key->kstack_id = in_user_mode(ctx) ? STACK_ID_NONE
+					   : stack_id(bpf_get_stackid(ctx, stacks, 0), &stats,
+						      ONCPU_STAT_KSTACK_ERR);
+	key->ustack_id = kthread ? STACK_ID_NONE
+				 : stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
+					    ONCPU_STAT_USTACK_ERR);
+	count = bpf_map_lookup_elem(counts, key);
+	if (count) {
+		__sync_fetch_and_add(count, 1);
+		return 0;
+	}
+	/* A key new to this buffer: the only place a process can be new too. */
+	count = lookup_or_try_init(counts, key, &zero);
+	if (!count) {
+		stat_inc(&stats, ONCPU_STAT_COUNT_FULL);
+		return 0;
+	}
+	__sync_fetch_and_add(count, 1);
+	if (!kthread)
+		procs_note(key->pid);
+	return 0;
+}
+
 SEC("perf_event")
 int oncpu_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct oncpu_key key = {};
 	struct task_struct *task;
-	static const __u64 zero;
-	void *stacks, *counts;
-	__u64 *count;
 	bool kthread;
-	__u32 buf;
 
 	key.pid = id >> 32;
 	key.tid = (__u32)id;
@@ -92,26 +122,9 @@ int oncpu_sample(struct bpf_perf_event_data *ctx)
 	task = (struct task_struct *)bpf_get_current_task_btf();
 	kthread = task->flags & 0x00200000 /* PF_KTHREAD */;
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
-
-	/* Both buffers' maps are known constants on each path, as the verifier wants. */
-	buf = active & 1;
-	stacks = buf ? (void *)&stacks1 : (void *)&stacks0;
-	counts = buf ? (void *)&counts1 : (void *)&counts0;
-	key.kstack_id = in_user_mode(ctx) ? STACK_ID_NONE
-					  : stack_id(bpf_get_stackid(ctx, stacks, 0), &stats,
-						     ONCPU_STAT_KSTACK_ERR);
-	key.ustack_id = kthread ? STACK_ID_NONE
-				: stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
-					   ONCPU_STAT_USTACK_ERR);
-	count = lookup_or_try_init(counts, &key, &zero);
-	if (!count) {
-		stat_inc(&stats, ONCPU_STAT_COUNT_FULL);
-		return 0;
-	}
-	__sync_fetch_and_add(count, 1);
-	if (!kthread)
-		procs_note(key.pid);
-	return 0;
+	if (active & 1)
+		return count_sample(ctx, &key, kthread, &stacks1, &counts1);
+	return count_sample(ctx, &key, kthread, &stacks0, &counts0);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -82,9 +82,8 @@ sysctl -qw kernel.bpf_stats_enabled=1
 echo "== BPF run time per round trip (kernel.bpf_stats_enabled; $ROUNDS round trips; median of $RUNS runs)"
 for r in $(seq 1 "$RUNS"); do
 	for t in emberd bpftrace; do
-		prog_ids >"$TMP/ids0"
 		start_tool "$t" || exit 1
-		new_progs "$TMP/ids0" "$TMP/ids.$t"
+		tool_progs "$TOOL_PID" "$TMP/ids.$t"
 		"$B/workloads/pingpong" "$ROUNDS" >/dev/null
 		prog_ns "$TMP/ids.$t" 'tracing|tracepoint' | awk -v n="$ROUNDS" '{ print $1 / n }' >>"$TMP/bpf.$t"
 		stop_tool

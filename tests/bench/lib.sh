@@ -8,8 +8,6 @@ wait_line() { # wait_line FILE PATTERN: wait up to 20 s for PATTERN in FILE
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-prog_ids() { bpftool prog show 2>/dev/null | awk -F: '/^[0-9]+:/ { print $1 }' | sort; }
-
 prog_ns() { # prog_ns IDFILE TYPE-REGEX: "run_time_ns run_cnt" summed over those programs
 	local id
 	for id in $(cat "$1"); do bpftool prog show id "$id" | head -n 1; done |
@@ -17,9 +15,10 @@ prog_ns() { # prog_ns IDFILE TYPE-REGEX: "run_time_ns run_cnt" summed over those
 			END { print t + 0, c + 0 }'
 }
 
-new_progs() { # new_progs BEFORE OUT: the programs not listed in BEFORE (waits up to 10 s for one)
+tool_progs() { # tool_progs PID OUT: the BPF programs PID holds open (waits up to 10 s for one)
+	local f
 	for _ in $(seq 1 100); do # bpftrace says "Attaching" before it loads its programs
-		prog_ids | comm -13 "$1" - >"$2"
+		for f in /proc/"$1"/fdinfo/*; do awk '/^prog_id:/ { print $2 }' "$f" 2>/dev/null; done | sort -u >"$2"
 		[ -s "$2" ] && return 0
 		sleep 0.1
 	done
