@@ -123,6 +123,20 @@ int kmaps_stack(int fd, __u32 id, uint64_t *ips)
 	return stack_depth(ips, MAX_STACK_DEPTH);
 }
 
+void kmaps_read_stacks(struct kmaps_stacks *ks, __u32 pid, __u32 tid, const char *comm, int ufd,
+		       __u32 uid, int kfd, __u32 kid)
+{
+	ks->s = (struct stack_sample){
+		.pid = pid,
+		.tid = tid,
+		.comm = comm,
+		.uips = ks->uips,
+		.kips = ks->kips,
+		.nu = kmaps_stack(ufd, uid, ks->uips),
+		.nk = kmaps_stack(kfd, kid, ks->kips),
+	};
+}
+
 void kmaps_clear(int fd)
 {
 	__u32 key, next;

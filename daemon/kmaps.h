@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <linux/types.h>
 
+#include "bpf/common.h"
 #include "daemon/config.h"
+#include "daemon/stack.h"
 
 /* The smallest power of two >= v, within [lo, hi]. */
 __u32 kmaps_pow2(uint64_t v, __u32 lo, __u32 hi);
@@ -39,6 +41,19 @@ int kmaps_drain_raw(int fd, size_t key_size, size_t value_size, kmaps_raw_fn fn,
  * there, STACK_LOST for STACK_ID_LOST.
  */
 int kmaps_stack(int fd, __u32 id, uint64_t *ips);
+
+/* A task's stacks read back from the maps, ready for stack_fold(). */
+struct kmaps_stacks {
+	struct stack_sample s;
+	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
+};
+
+/*
+ * Fill ks for the task pid/tid/comm: its user stack uid from map ufd and its
+ * kernel stack kid from map kfd (STACK_ID_NONE for none).
+ */
+void kmaps_read_stacks(struct kmaps_stacks *ks, __u32 pid, __u32 tid, const char *comm, int ufd,
+		       __u32 uid, int kfd, __u32 kid);
 
 /* Delete every entry of a map with __u32 keys (stack maps), so it never fills over hours. */
 void kmaps_clear(int fd);

@@ -19,12 +19,11 @@ static const char *const src_frames[MEM_SRC_MAX] = { NULL, "[mmap]", "[brk]", "[
 static int fold(struct mem *m, uint32_t pid, uint32_t tid, const char *comm, uint32_t stack_id,
 		const char *leaf)
 {
-	uint64_t ips[MAX_STACK_DEPTH];
-	struct stack_sample s = { .pid = pid, .tid = tid, .comm = comm, .uips = ips };
+	struct kmaps_stacks ks;
 	int fd = bpf_map__fd(m->skel->maps.stacks), err;
 
-	s.nu = kmaps_stack(fd, stack_id, ips);
-	err = stack_fold(&m->line, m->sym, m->cfg->prefix, &s);
+	kmaps_read_stacks(&ks, pid, tid, comm, fd, stack_id, -1, STACK_ID_NONE);
+	err = stack_fold(&m->line, m->sym, m->cfg->prefix, &ks.s);
 	if (!err && leaf)
 		err = sbuf_addch(&m->line, ';') ?: sbuf_addstr(&m->line, leaf);
 	return err;

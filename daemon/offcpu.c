@@ -32,20 +32,13 @@ struct drain_ctx {
 /* Append ";--;" and the waker's frames leaf first, as FlameGraph's chain graphs have them. */
 static int add_waker(struct offcpu *o, const struct drain_ctx *d, const struct offcpu_key *k)
 {
-	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
-	struct stack_sample s = {
-		.pid = k->waker_pid,
-		.tid = k->waker_pid,
-		.comm = k->waker_comm,
-		.uips = uips,
-		.kips = kips,
-	};
+	struct kmaps_stacks ks;
 	size_t end;
 	int err;
 
-	s.nu = kmaps_stack(d->stacks_fd, k->waker_ustack_id, uips);
-	s.nk = kmaps_stack(d->stacks_fd, k->waker_kstack_id, kips);
-	err = stack_fold(&o->waker, o->sym, PREFIX_COMM, &s);
+	kmaps_read_stacks(&ks, k->waker_pid, k->waker_pid, k->waker_comm, d->stacks_fd,
+			  k->waker_ustack_id, d->stacks_fd, k->waker_kstack_id);
+	err = stack_fold(&o->waker, o->sym, PREFIX_COMM, &ks.s);
 	err = err ?: sbuf_addstr(&o->line, ";--");
 	end = o->waker.len;
 	for (size_t i = end; i-- > 0 && !err;) {
@@ -63,19 +56,12 @@ static int fold_key(void *arg, const void *key, uint64_t ns)
 	const struct drain_ctx *d = arg;
 	const struct offcpu_key *k = key;
 	struct offcpu *o = d->o;
-	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
-	struct stack_sample s = {
-		.pid = k->pid,
-		.tid = k->tid,
-		.comm = k->comm,
-		.uips = uips,
-		.kips = kips,
-	};
+	struct kmaps_stacks ks;
 	int err;
 
-	s.nu = kmaps_stack(d->stacks_fd, k->ustack_id, uips);
-	s.nk = kmaps_stack(d->kstacks_fd, k->kstack_id, kips);
-	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &s, &d->w->stats[KIND_OFFCPU],
+	kmaps_read_stacks(&ks, k->pid, k->tid, k->comm, d->stacks_fd, k->ustack_id, d->kstacks_fd,
+			  k->kstack_id);
+	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &ks.s, &d->w->stats[KIND_OFFCPU],
 				 ns / 1000);
 	if (!err && k->waker_comm[0])
 		err = add_waker(o, d, k);

@@ -118,19 +118,12 @@ static int fold_key(void *arg, const void *key, uint64_t count)
 	const struct drain_ctx *d = arg;
 	const struct oncpu_key *k = key;
 	struct oncpu *o = d->o;
-	uint64_t uips[MAX_STACK_DEPTH], kips[MAX_STACK_DEPTH];
-	struct stack_sample s = {
-		.pid = k->pid,
-		.tid = k->tid,
-		.comm = k->comm,
-		.uips = uips,
-		.kips = kips,
-	};
+	struct kmaps_stacks ks;
 	int err;
 
-	s.nu = kmaps_stack(d->stacks_fd, k->ustack_id, uips);
-	s.nk = kmaps_stack(d->stacks_fd, k->kstack_id, kips);
-	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &s, &d->w->stats[KIND_ONCPU],
+	kmaps_read_stacks(&ks, k->pid, k->tid, k->comm, d->stacks_fd, k->ustack_id, d->stacks_fd,
+			  k->kstack_id);
+	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &ks.s, &d->w->stats[KIND_ONCPU],
 				 count);
 	if (err)
 		return err;
