@@ -7,10 +7,10 @@
 #include "bpf/common.h"
 #include "bpf/mem.h"
 #include "bpf/maps.bpf.h"
+#include "bpf/pids.bpf.h"
 #include "bpf/procs.bpf.h"
 
 const volatile __u64 sample_bytes = 512 * 1024; /* mean bytes between samples; 1: every call */
-const volatile bool filter_pids = false;        /* for the syscall tracepoints */
 const volatile bool key_tid = false;            /* count by thread, not only by process */
 const volatile __u32 exp_table[MEM_EXP_TABLE];  /* -ln(U) quantiles, fixed point */
 
@@ -93,13 +93,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct chain);
 } chains SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_FILTER_PIDS);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -385,7 +378,8 @@ static __always_inline void count_syscall(void *ctx, __u32 src, __u64 bytes)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 
-	if (!bytes || (filter_pids && !bpf_map_lookup_elem(&pids, &pid)))
+	/* Uprobes attach to the chosen processes only; these tracepoints see them all. */
+	if (!bytes || !pid_wanted(pid))
 		return;
 	stat_inc(&stats, MEM_STAT_SYSCALLS);
 	count(ctx, src, bytes);

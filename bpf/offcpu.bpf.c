@@ -7,6 +7,7 @@
 #include "bpf/common.h"
 #include "bpf/offcpu.h"
 #include "bpf/maps.bpf.h"
+#include "bpf/pids.bpf.h"
 #include "bpf/procs.bpf.h"
 
 #define PF_KTHREAD 0x00200000
@@ -15,7 +16,6 @@ const volatile __u64 min_ns = 1000000;
 const volatile __u64 max_ns = ~0ULL;
 const volatile __u32 state_mask = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
 const volatile __u32 threads = 0; /* 0: all, else OFFCPU_THREADS_* */
-const volatile bool filter_pids = false;
 
 /* Double-buffered like oncpu.bpf.c: the daemon flips `active` and drains the other buffer. */
 volatile __u32 active;
@@ -74,13 +74,6 @@ struct {
 } scratch SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_FILTER_PIDS);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, OFFCPU_STAT_MAX);
 	__type(key, __u32);
@@ -114,7 +107,7 @@ static __always_inline bool wanted(struct task_struct *t, bool preempt)
 		return state_mask & OFFCPU_STATE_PREEMPTED;
 	if (!(state & state_mask & OFFCPU_STATE_KERNEL_BITS))
 		return false;
-	return !filter_pids || bpf_map_lookup_elem(&pids, &pid);
+	return pid_wanted(pid);
 }
 
 static __always_inline __u32 stack_id(long id, __u32 err_slot)

@@ -5,10 +5,10 @@
 #include "bpf/common.h"
 #include "bpf/oncpu.h"
 #include "bpf/maps.bpf.h"
+#include "bpf/pids.bpf.h"
 #include "bpf/procs.bpf.h"
 
 const volatile bool include_idle = false;
-const volatile bool filter_pids = false;
 
 /*
  * Two buffers: programs write to buffer `active` while the daemon drains the
@@ -34,13 +34,6 @@ struct stacks_map {
 
 struct counts_map counts0 SEC(".maps"), counts1 SEC(".maps");
 struct stacks_map stacks0 SEC(".maps"), stacks1 SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_FILTER_PIDS);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -116,7 +109,7 @@ int oncpu_sample(struct bpf_perf_event_data *ctx)
 	key.tid = (__u32)id;
 	if (!include_idle && key.tid == 0)
 		return 0;
-	if (filter_pids && !bpf_map_lookup_elem(&pids, &key.pid))
+	if (!pid_wanted(key.pid))
 		return 0;
 	stat_inc(&stats, ONCPU_STAT_SAMPLES);
 	task = (struct task_struct *)bpf_get_current_task_btf();
