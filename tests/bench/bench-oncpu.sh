@@ -19,6 +19,7 @@ HZ=${HZ:-49}
 RUNS=${RUNS:-5}
 ITER=${ITER:-3000000000}
 WARM=${WARM:-5}
+STAT_WARM=${STAT_WARM:-20} # the daemon meets (and symbolizes) every process once first
 ROUNDS=${ROUNDS:-3}
 STAT_SECS=${STAT_SECS:-60}
 BASE=${BASE:-}
@@ -72,14 +73,15 @@ if [ "$RUNS" -gt 0 ]; then
 		done
 		order="${order#* } ${order%% *}" # rotate, so no tool always runs first after a teardown
 	done
-	printf '%-10s %10s %10s\n' tool "median s" slowdown
+	printf '%-10s %10s %10s   %s\n' tool "median s" slowdown "per round (the noise)"
 	for t in $tools; do
 		paste "$TMP/time.none" "$TMP/time.$t" | awk '{ print 100 * ($2 - $1) / $1 }' >"$TMP/slow.$t"
-		printf '%-10s %10.3f %9.2f%%\n' "$t" "$(median <"$TMP/time.$t")" "$(median <"$TMP/slow.$t")"
+		printf '%-10s %10.3f %9.2f%%   %s\n' "$t" "$(median <"$TMP/time.$t")" "$(median <"$TMP/slow.$t")" \
+			"$(sort -n "$TMP/slow.$t" | awk '{ printf "%.1f ", $1 }')"
 	done
 fi
 
-echo "== exact cost: tools attached at once to a running burn, $ROUNDS rounds of $STAT_SECS s after $WARM s warm-up"
+echo "== exact cost: tools attached at once to a running burn, $ROUNDS rounds of $STAT_SECS s after $STAT_WARM s warm-up"
 sysctl -qw kernel.bpf_stats_enabled=1
 "$B/workloads/burn" 2 100000000000000 >/dev/null &
 BURN=$!
@@ -90,7 +92,7 @@ for r in $(seq 1 "$ROUNDS"); do
 		start_tool "$t"
 		tool_progs "$TOOL_PID" "$TMP/ids.$t"
 	done
-	sleep "$WARM"
+	sleep "$STAT_WARM"
 	for t in $attached; do
 		prog_ns "$TMP/ids.$t" perf_event >"$TMP/bpf0.$t"
 		[ "$t" = bpftrace ] || eval "cpu_ns \$PID_$t" >"$TMP/cpu0.$t"
@@ -123,5 +125,7 @@ for t in $attached; do
 	printf '  daemon %6.1f ms/min  total %7.1f ms/min  peak RSS %d KiB\n' "$cpu" \
 		"$(awk -v a="$bpf" -v b="$cpu" 'BEGIN { print a + b }')" "$(sort -n "$TMP/rss.$t" | tail -n 1)"
 done
-paste -d' ' "$TMP/bpf.emberd" "$TMP/cpu.emberd" "$TMP/bpf.bpftrace" | awk '{ print ($1 + $3) / $4 }' >"$TMP/ratio"
-printf 'emberd (BPF + daemon) / bpftrace (BPF) per round: %s(median %.2f)\n' "$(tr '\n' ' ' <"$TMP/ratio")" "$(median <"$TMP/ratio")"
+echo "per round, ms/min: emberd BPF + daemon = total, bpftrace BPF, ratio"
+paste -d' ' "$TMP/bpf.emberd" "$TMP/cpu.emberd" "$TMP/bpf.bpftrace" |
+	awk '{ r = ($1 + $3) / $4; print r; printf "  %6.1f + %5.1f = %6.1f   %6.1f   %.2f\n", $1, $3, $1 + $3, $4, r >"/dev/stderr" }' 2>&1 >"$TMP/ratio"
+printf 'emberd (BPF + daemon) / bpftrace (BPF): median %.2f\n' "$(median <"$TMP/ratio")"
