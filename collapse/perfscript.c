@@ -124,7 +124,7 @@ static bool match_period_event(const char *s, size_t len, struct span *period, s
 static bool match_frame(const char *s, size_t len, struct span *pc, struct span *func,
 			struct span *mod)
 {
-	const char *rp = memrchr(s, ')', len);
+	const char *rp = memrchr(s, ')', len), *open;
 	size_t l = 0, k, ws, close, i, start;
 
 	if (!rp)
@@ -140,11 +140,12 @@ static bool match_frame(const char *s, size_t len, struct span *pc, struct span 
 	for (ws = l + k; ws < len && text_is_space(s[ws]); ws++)
 		;
 	ws -= l + k;
-	for (i = close; i >= 2 && !(s[i - 1] == '(' && s[i - 2] == ' '); i--)
-		;
-	if (i < 2)
+	/* the last " (" before the ')' */
+	for (i = close; (open = memrchr(s, '(', i)) && !(open > s && open[-1] == ' ');)
+		i = (size_t)(open - s);
+	if (!open)
 		return false;
-	i -= 2; /* the " (" */
+	i = (size_t)(open - s) - 1;
 	if (l + k + ws + 1 <= i) {
 		start = l + k + ws;
 	} else if (l + k + 1 <= i) {
@@ -266,6 +267,8 @@ static size_t tidy_generic(char *f, size_t len)
 			}
 		}
 	}
+	if (!memchr(f, '"', len) && !memchr(f, '\'', len))
+		return len;
 	for (size_t i = 0; i < len; i++)
 		if (f[i] != '"' && f[i] != '\'')
 			f[n++] = f[i];

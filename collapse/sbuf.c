@@ -36,25 +36,9 @@ int sbuf_grow(struct sbuf *sb, size_t extra)
 	return 0;
 }
 
-int sbuf_add(struct sbuf *sb, const void *data, size_t len)
-{
-	if (sbuf_grow(sb, len))
-		return -ENOMEM;
-	if (len) /* data may be NULL then: an empty sbuf's */
-		memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
 int sbuf_addstr(struct sbuf *sb, const char *s)
 {
 	return sbuf_add(sb, s, strlen(s));
-}
-
-int sbuf_addch(struct sbuf *sb, char c)
-{
-	return sbuf_add(sb, &c, 1);
 }
 
 int sbuf_addf(struct sbuf *sb, const char *fmt, ...)

@@ -6,20 +6,37 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+enum { TEXT_SPACE = 1, TEXT_DIGIT = 2, TEXT_WORD = 4 };
+
+/* One load per byte: parsers test every byte of every frame line against these classes. */
+static const unsigned char text_class[256] = {
+	['\t'] = TEXT_SPACE,
+	['\n'] = TEXT_SPACE,
+	['\v'] = TEXT_SPACE,
+	['\f'] = TEXT_SPACE,
+	['\r'] = TEXT_SPACE,
+	[' '] = TEXT_SPACE,
+	['0' ... '9'] = TEXT_DIGIT | TEXT_WORD,
+	['A' ... 'Z'] = TEXT_WORD,
+	['a' ... 'z'] = TEXT_WORD,
+	['_'] = TEXT_WORD,
+};
+
 /* \s: space, \t, \n, \v, \f, \r */
 static inline bool text_is_space(char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return text_class[(unsigned char)c] & TEXT_SPACE;
 }
 
 static inline bool text_is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return text_class[(unsigned char)c] & TEXT_DIGIT;
 }
 
+/* \w: [A-Za-z0-9_] */
 static inline bool text_is_word(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || text_is_digit(c) || c == '_';
+	return text_class[(unsigned char)c] & TEXT_WORD;
 }
 
 /* *v = *v * 10 + the digit c, exactly; false when that passes UINT64_MAX. */

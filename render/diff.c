@@ -69,23 +69,6 @@ void diff_free(struct diff *d)
 	free(d);
 }
 
-/* ember_hash's mix in four independent lanes, 32 bytes a step: stacks are long. Never 0. */
-static uint64_t hash4(const char *s, size_t len)
-{
-	uint64_t a = 0x243f6a8885a308d3ull ^ len, b = 0x13198a2e03707344ull,
-		 c = 0xa4093822299f31d0ull, e = 0x082efa98ec4e6c89ull, v[4];
-
-	for (; len >= 32; s += 32, len -= 32) {
-		memcpy(v, s, 32);
-		a = ember_hash_mix(a, v[0]);
-		b = ember_hash_mix(b, v[1]);
-		c = ember_hash_mix(c, v[2]);
-		e = ember_hash_mix(e, v[3]);
-	}
-	a = ember_hash_mix(a, b) ^ ember_hash_mix(c, e);
-	return a ^ ember_hash(s, len);
-}
-
 /* Rehash into nslots (a power of two). Returns 0 or -ENOMEM. */
 static int rehash(struct diff *d, size_t nslots)
 {
@@ -240,7 +223,7 @@ static int add(struct diff *d, int side, const struct pending *pd)
 			return -ENOMEM;
 		stack = d->tmp.buf ? d->tmp.buf : "";
 		len = d->tmp.len;
-		h = hash4(stack, len);
+		h = ember_hash(stack, len);
 	}
 	e = lookup(d, stack, len, h);
 	if (!e)
@@ -274,7 +257,7 @@ int diff_add_text(struct diff *d, int side, const char *text, size_t len, uint64
 
 		if (folded_parse_line(p, llen, &fl) == 0) {
 			next = (struct pending){ fl.stack, fl.stack_len, fl.counts[fl.ncounts - 1],
-						 hash4(fl.stack, fl.stack_len) };
+						 ember_hash(fl.stack, fl.stack_len) };
 			__builtin_prefetch(&d->slots[next.hash & (d->nslots - 1)]);
 			if (have && add(d, side, &cur))
 				return -ENOMEM;

@@ -31,9 +31,10 @@ make_corpus() {
 run() {
 	local name=$1
 	shift
-	/usr/bin/time -f '%e %M' -o "$TMP/t" "$@" <"$TMP/corpus.txt" >"$TMP/out.$name" 2>/dev/null
-	read -r secs kib <"$TMP/t"
-	echo "$secs" >>"$TMP/secs.$name"
+	local t0=$EPOCHREALTIME # time -f %e counts in hundredths: too coarse for ember
+	/usr/bin/time -f '%M' -o "$TMP/t" "$@" <"$TMP/corpus.txt" >"$TMP/out.$name" 2>/dev/null
+	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }' >>"$TMP/secs.$name"
+	read -r kib <"$TMP/t"
 	echo "$kib" >>"$TMP/kib.$name"
 }
 
@@ -60,7 +61,7 @@ for t in $tools; do
 	s=$(median <"$TMP/secs.$t")
 	k=$(median <"$TMP/kib.$t")
 	awk -v t="$t" -v s="$s" -v k="$k" -v b="$bytes" \
-		'BEGIN { printf "%-8s %10.2f %10.1f %12.1f\n", t, s, (s > 0 ? b / 1e6 / s : 0), k / 1024 }'
+		'BEGIN { printf "%-8s %10.3f %10.1f %12.1f\n", t, s, (s > 0 ? b / 1e6 / s : 0), k / 1024 }'
 done
 if [ "$tools" = "ember perl" ]; then
 	if cmp -s "$TMP/out.ember" "$TMP/out.perl"; then
