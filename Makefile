@@ -50,6 +50,8 @@ DAEMON_MAINS := daemon/main.c daemon/ember.c
 DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c)))
 LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
+# Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
+UNIT_TESTS += $(patsubst tests/fuzz/crashers/%,$(OUTPUT)/tests/test_replay_%,$(wildcard tests/fuzz/crashers/*))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard tests/workloads/*.c))
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 BENCH_TOOLS := $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(wildcard tests/bench/*.c))
@@ -122,6 +124,11 @@ $(OUTPUT)/ember: $(OUTPUT)/daemon/ember.o $(LIBS)
 $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -o $@
+
+$(OUTPUT)/tests/test_replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h \
+		$(wildcard tests/fuzz/crashers/%/*) $(LIBS) | $(OUTPUT)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< tests/fuzz/replay.c $(LIBS) $(LDLIBS) -o $@
 
 # Benchmark drivers that call the daemon's modules directly.
 $(OUTPUT)/bench/%: tests/bench/%.c $(LIBS) | $(OUTPUT)/bench
