@@ -21,12 +21,8 @@ perl "$SRC/tests/bench/synth-folded.pl" 100000 30 1 >"$TMP/big.folded"
 awk 'NR % 10 != 0 { $NF = $NF + NR % 7; print }' "$TMP/big.folded" >"$TMP/big2.folded"
 perl "$SRC/tests/bench/synth-folded.pl" 10000 30 2 >>"$TMP/big2.folded"
 
-ms() { # ms CMD...: wall milliseconds of one run, output to $TMP/out
-	local t0 t1
-	t0=$(date +%s%N)
-	"$@" >"$TMP/out" 2>/dev/null
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
+ms() { # ms CMD...: wall microseconds of one run (fork, exec, wait: no shell timed), output to $TMP/out
+	"$B/bench/bench_exec" 1 "$TMP/out" "$@" | cut -d' ' -f1
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1000 }'; }
 
@@ -34,10 +30,10 @@ median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2 ? v[(NR + 
 side() {
 	local name=$1 pruns=$2 ours=$3 theirs=$4 o=() t=() so=0 st=0 i
 	for ((i = 0; i < RUNS; i++)); do
-		o+=("$(ms bash -c "$ours")")
+		o+=("$(eval "ms $ours")")
 		so=$(stat -c %s "$TMP/out")
 		if [ -n "$FG" ] && [ "$i" -lt "$pruns" ]; then
-			t+=("$(ms bash -c "$theirs")")
+			t+=("$(eval "ms $theirs")")
 			st=$(stat -c %s "$TMP/out")
 		fi
 	done
@@ -60,6 +56,12 @@ elif [ -z "$FG" ]; then
 fi
 E=$B/ember
 echo "real: $(wc -l <"$REAL") stacks; synthetic: $(wc -l <"$TMP/big.folded") stacks, $(($(stat -c %s "$TMP/big.folded") / 1048576)) MiB; runs: $RUNS (flamegraph.pl on the big file: $PERL_RUNS)"
+# The floor under any command: exec of a program that does nothing, and of `ember --version`.
+printf 'int main(void) { return 0; }\n' | cc -O2 -x c - -o "$TMP/empty"
+for ((i = 0; i < RUNS; i++)); do ms "$TMP/empty"; done | median >"$TMP/floor"
+for ((i = 0; i < RUNS; i++)); do ms "$E" --version; done | median >"$TMP/floor.ember"
+for ((i = 0; i < RUNS; i++)); do ms perl -e 1; done | median >"$TMP/floor.perl"
+echo "floor: an empty C program $(cat "$TMP/floor") ms, ember --version $(cat "$TMP/floor.ember") ms, perl -e 1 $(cat "$TMP/floor.perl") ms"
 side "flamegraph, real" "$RUNS" "'$E' flamegraph --width=1200 '$REAL'" "perl '$FG/flamegraph.pl' --width=1200 '$REAL'"
 side "flamegraph, 100k stacks" "$PERL_RUNS" "'$E' flamegraph --width=1200 '$TMP/big.folded'" "perl '$FG/flamegraph.pl' --width=1200 '$TMP/big.folded'"
 side "diff, real" "$RUNS" "'$E' diff '$REAL' '$REAL2'" "perl '$FG/difffolded.pl' '$REAL' '$REAL2'"
