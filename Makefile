@@ -35,7 +35,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev libbz2-dev \
 	libiberty-dev pkg-config make
-TEST_PKGS := bpftrace linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
+TEST_PKGS := bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
 	debuginfod clang-format xz-utils binutils curl libclang-rt-dev
 
 ifeq ($(V),1)
