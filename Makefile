@@ -190,7 +190,8 @@ fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stack
 
 # The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).
 regen-config: $(OUTPUT)/emberd
-	$(OUTPUT)/emberd --print-config -o /var/lib/ember > config/emberd.conf
+	$(OUTPUT)/emberd --print-config -o /var/lib/ember --metrics unix:/run/ember/metrics.sock \
+		> config/emberd.conf
 
 sanitize:
 	$(MAKE) SANITIZE=address,undefined test-unit
@@ -198,6 +199,7 @@ sanitize:
 SBINDIR := $(PREFIX)/sbin
 BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man
+DOCDIR := $(PREFIX)/share/doc/ember
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
 
@@ -215,12 +217,15 @@ install: all
 	install -m 0644 man/ember.1 $(DESTDIR)$(MANDIR)/man1/ember.1
 	install -m 0644 man/emberd.conf.5 $(DESTDIR)$(MANDIR)/man5/emberd.conf.5
 	install -m 0644 man/emberd.8 $(DESTDIR)$(MANDIR)/man8/emberd.8
+	install -d -m 0755 $(DESTDIR)$(DOCDIR)
+	install -m 0644 systemd/metrics-tcp.conf $(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
 # The configuration and the archives stay: they are the user's data.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/emberd $(DESTDIR)$(BINDIR)/ember \
 		$(DESTDIR)$(UNITDIR)/emberd.service $(DESTDIR)$(MANDIR)/man1/ember.1 \
-		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8
+		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8 \
+		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h collapse/*.c collapse/*.h \
 	render/*.c render/*.h tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)

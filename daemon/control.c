@@ -13,9 +13,10 @@
 #include "daemon/log.h"
 #include "daemon/report.h"
 #include "daemon/sock.h"
+#include "daemon/sockserv.h"
 
 struct control {
-	int fd;
+	struct sockserv *srv;
 	char sock[PATH_MAX], pidfile[PATH_MAX];
 };
 
@@ -40,9 +41,11 @@ static int write_pidfile(const char *path)
 	return err;
 }
 
+static void control_request(void *arg, const char *req, size_t len, struct sbuf *out);
+
 static int control_open(struct control *c, const char *run_dir)
 {
-	int err;
+	int err, fd;
 
 	if ((size_t)snprintf(c->sock, sizeof(c->sock), "%s/" CONTROL_SOCKET, run_dir) >=
 		    sizeof(c->sock) ||
@@ -52,9 +55,15 @@ static int control_open(struct control *c, const char *run_dir)
 	err = archive_mkdirs(run_dir);
 	if (err)
 		return err;
-	c->fd = sock_listen_unix(c->sock, 0600);
-	if (c->fd < 0)
-		return c->fd;
+	fd = sock_listen_unix(c->sock, 0600);
+	if (fd < 0)
+		return fd;
+	c->srv = sockserv_new(fd, "\n", 256, 2000, control_request);
+	if (!c->srv) {
+		close(fd);
+		unlink(c->sock);
+		return -ENOMEM;
+	}
 	return write_pidfile(c->pidfile);
 }
 
@@ -65,7 +74,6 @@ struct control *control_new(const char *run_dir)
 
 	if (!c)
 		return NULL;
-	c->fd = -1;
 	err = control_open(c, run_dir);
 	if (err) {
 		log_warn("no control socket in '%s': %s; 'ember snapshot' and 'ember status' "
@@ -82,18 +90,17 @@ void control_free(struct control *c)
 {
 	if (!c)
 		return;
-	if (c->fd >= 0)
-		close(c->fd);
-	if (c->sock[0] && c->fd >= 0)
+	if (c->srv) {
+		sockserv_free(c->srv);
 		unlink(c->sock);
-	if (c->pidfile[0] && c->fd >= 0)
 		unlink(c->pidfile);
+	}
 	free(c);
 }
 
-int control_fd(const struct control *c)
+struct sockserv *control_server(const struct control *c)
 {
-	return c->fd;
+	return c->srv;
 }
 
 /* Every file of the snapshot, one path a line, in a fixed order. */
@@ -129,26 +136,16 @@ static void do_snapshot(struct emberd *d, struct sbuf *out)
 		list_files(&r, out);
 }
 
-void control_serve(struct control *c, struct emberd *d)
+/* One command a connection: "snapshot" or "status", a line. */
+static void control_request(void *arg, const char *req, size_t len, struct sbuf *out)
 {
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
-	int fd = sock_accept(c->fd, 2000);
+	struct emberd *d = arg;
 
-	if (fd < 0)
-		return;
-	if (sock_read(fd, &in, 256, "\n") || !in.len)
-		goto cleanup;
-	in.len = strcspn(in.buf, "\r\n");
-	if (in.len == 8 && !strncmp(in.buf, "snapshot", 8))
-		do_snapshot(d, &out);
-	else if (in.len == 6 && !strncmp(in.buf, "status", 6))
-		report_status(d, &out);
+	len = strcspn(req, "\r\n");
+	if (len == 8 && !strncmp(req, "snapshot", 8))
+		do_snapshot(d, out);
+	else if (len == 6 && !strncmp(req, "status", 6))
+		report_status(d, out);
 	else
-		sbuf_addf(&out, "error: unknown command '%.*s'\n", (int)in.len, in.buf);
-	if (out.len)
-		sock_write_all(fd, out.buf, out.len);
-cleanup:
-	close(fd);
-	sbuf_release(&in);
-	sbuf_release(&out);
+		sbuf_addf(out, "error: unknown command '%.*s'\n", (int)len, req);
 }

@@ -15,10 +15,11 @@ struct control;
  */
 struct control *control_new(const char *run_dir);
 void control_free(struct control *c);
-int control_fd(const struct control *c);
-
-/* Answer one client: "snapshot" writes one and lists its files, "status" reports. */
-void control_serve(struct control *c, struct emberd *d);
+/*
+ * The server answering clients ("snapshot" writes one and lists its files, "status"
+ * reports); its events get the emberd.
+ */
+struct sockserv *control_server(const struct control *c);
 
 /* `ember snapshot` and `ember status` */
 int control_main(int argc, char **argv);

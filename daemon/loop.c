@@ -13,6 +13,7 @@
 #include "daemon/emberd.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
+#include "daemon/sockserv.h"
 #include "daemon/notify.h"
 
 enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS, SRC_WATCHDOG, SRC_CONTROL, SRC_METRICS };
@@ -213,7 +214,7 @@ static int on_signal(struct emberd *d, struct loop *l)
 static int watchdog_init(struct loop *l)
 {
 	uint64_t usec = notify_watchdog_usec() / 2;
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = SRC_WATCHDOG };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = SRC_WATCHDOG };
 	struct itimerspec its;
 
 	if (!usec)
@@ -259,21 +260,19 @@ static int loop_init(struct emberd *d, struct loop *l)
 	l->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (l->sigfd < 0 || l->timerfd < 0 || l->epfd < 0)
 		return -errno;
-	ev.data.u32 = SRC_SIGNAL;
+	ev.data.u64 = SRC_SIGNAL;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->sigfd, &ev))
 		return -errno;
-	ev.data.u32 = SRC_TIMER;
+	ev.data.u64 = SRC_TIMER;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->timerfd, &ev))
 		return -errno;
-	ev.data.u32 = SRC_PROCS;
+	ev.data.u64 = SRC_PROCS;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, procs_fd(d->procs), &ev))
 		return -errno;
-	ev.data.u32 = SRC_CONTROL;
-	if (d->control && epoll_ctl(l->epfd, EPOLL_CTL_ADD, control_fd(d->control), &ev))
-		return -errno;
-	ev.data.u32 = SRC_METRICS;
-	if (d->metrics && epoll_ctl(l->epfd, EPOLL_CTL_ADD, metrics_fd(d->metrics), &ev))
-		return -errno;
+	if (d->control && (err = sockserv_watch(control_server(d->control), l->epfd, SRC_CONTROL)))
+		return err;
+	if (d->metrics && (err = sockserv_watch(metrics_server(d->metrics), l->epfd, SRC_METRICS)))
+		return err;
 	l->window_end = align_up(now, d->cfg.window_sec);
 	d->win->start = l->window_end - d->cfg.window_sec;
 	l->next_tick = align_up(now, drain_period(&d->cfg));
@@ -292,6 +291,15 @@ static void loop_release(struct loop *l)
 		close(l->wdfd);
 }
 
+/* How long epoll may wait: until the first control or metrics client runs out of time. */
+static int clients_timeout(struct emberd *d)
+{
+	int c = d->control ? sockserv_expire(control_server(d->control)) : -1;
+	int m = d->metrics ? sockserv_expire(metrics_server(d->metrics)) : -1;
+
+	return c < 0 ? m : m < 0 ? c : c < m ? c : m;
+}
+
 int emberd_loop(struct emberd *d)
 {
 	struct loop l = { .epfd = -1, .sigfd = -1, .timerfd = -1, .wdfd = -1 };
@@ -306,7 +314,7 @@ int emberd_loop(struct emberd *d)
 	notify_send("READY=1");
 	report_status(d, 0, 0);
 	while (!stop) {
-		int n = epoll_wait(l.epfd, evs, 4, -1);
+		int n = epoll_wait(l.epfd, evs, 4, clients_timeout(d));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -315,16 +323,20 @@ int emberd_loop(struct emberd *d)
 			break;
 		}
 		for (int i = 0; i < n && !stop; i++) {
-			if (evs[i].data.u32 == SRC_SIGNAL)
+			uint32_t src = (uint32_t)evs[i].data.u64; /* sockserv: slot above */
+
+			if (src == SRC_SIGNAL)
 				stop = on_signal(d, &l);
-			else if (evs[i].data.u32 == SRC_TIMER)
+			else if (src == SRC_TIMER)
 				err = on_timer(d, &l);
-			else if (evs[i].data.u32 == SRC_WATCHDOG)
+			else if (src == SRC_WATCHDOG)
 				on_watchdog(&l);
-			else if (evs[i].data.u32 == SRC_CONTROL)
-				control_serve(d->control, d);
-			else if (evs[i].data.u32 == SRC_METRICS)
-				metrics_serve(d->metrics, d);
+			else if (src == SRC_CONTROL)
+				sockserv_event(control_server(d->control), evs[i].data.u64,
+					       evs[i].events, d);
+			else if (src == SRC_METRICS)
+				sockserv_event(metrics_server(d->metrics), evs[i].data.u64,
+					       evs[i].events, d);
 			else
 				procs_consume(d->procs);
 		}

@@ -11,22 +11,25 @@
 #include "daemon/metrics.h"
 #include "daemon/report.h"
 #include "daemon/sock.h"
+#include "daemon/sockserv.h"
 
 struct metrics {
-	int fd;
+	struct sockserv *srv;
 	char unix_path[PATH_MAX]; /* removed at exit */
 };
+
+static void metrics_request(void *arg, const char *req, size_t len, struct sbuf *out);
 
 struct metrics *metrics_new(const char *addr)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
-	int err;
+	int err, fd;
 
 	if (!m)
 		return NULL;
-	m->fd = sock_listen_addr(addr);
-	if (m->fd < 0) {
-		err = m->fd;
+	fd = sock_listen_addr(addr);
+	if (fd < 0) {
+		err = fd;
 		log_err("cannot serve metrics on '%s': %s", addr,
 			err == -EINVAL       ? "expected 127.0.0.1:PORT, [::1]:PORT or unix:PATH"
 			: err == -EACCES     ? "not a loopback address"
@@ -38,6 +41,14 @@ struct metrics *metrics_new(const char *addr)
 	}
 	if (!strncmp(addr, "unix:", 5))
 		snprintf(m->unix_path, sizeof(m->unix_path), "%s", addr + 5);
+	/* Read the headers too: closing on unread data would reset the connection. */
+	m->srv = sockserv_new(fd, "\r\n\r\n", 8192, 1000, metrics_request);
+	if (!m->srv) {
+		close(fd);
+		metrics_free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
 	log_info("serving metrics on '%s'", addr);
 	return m;
 }
@@ -46,50 +57,41 @@ void metrics_free(struct metrics *m)
 {
 	if (!m)
 		return;
-	close(m->fd);
+	sockserv_free(m->srv);
 	if (m->unix_path[0])
 		unlink(m->unix_path);
 	free(m);
 }
 
-int metrics_fd(const struct metrics *m)
+struct sockserv *metrics_server(const struct metrics *m)
 {
-	return m->fd;
+	return m->srv;
 }
 
-static void reply(int fd, const char *status, const struct sbuf *body)
+static void reply(struct sbuf *out, const char *status, const struct sbuf *body)
 {
-	char head[256];
-	int n = snprintf(head, sizeof(head),
-			 "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
-			 "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-			 status, body->len);
-
-	if (!sock_write_all(fd, head, (size_t)n) && body->len)
-		sock_write_all(fd, body->buf, body->len);
+	sbuf_addf(out,
+		  "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+		  "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+		  status, body->len);
+	if (body->len)
+		sbuf_add(out, body->buf, body->len);
 }
 
-void metrics_serve(struct metrics *m, const struct emberd *d)
+static void metrics_request(void *arg, const char *req, size_t len, struct sbuf *out)
 {
-	struct sbuf req = SBUF_INIT, body = SBUF_INIT;
-	int fd = sock_accept(m->fd, 1000);
+	const struct emberd *d = arg;
+	struct sbuf body = SBUF_INIT;
 
-	if (fd < 0)
-		return;
-	/* Read the headers too: closing on unread data would reset the connection. */
-	if (sock_read(fd, &req, 8192, "\r\n\r\n") || !req.len)
-		goto cleanup;
-	if (!strncmp(req.buf, "GET /metrics ", 13) || !strncmp(req.buf, "GET /metrics?", 13)) {
+	(void)len;
+	if (!strncmp(req, "GET /metrics ", 13) || !strncmp(req, "GET /metrics?", 13)) {
 		if (report_metrics(d, &body))
-			reply(fd, "500 Internal Server Error", &body);
+			reply(out, "500 Internal Server Error", &body);
 		else
-			reply(fd, "200 OK", &body);
+			reply(out, "200 OK", &body);
 	} else {
 		sbuf_addstr(&body, "ember: metrics are at /metrics\n");
-		reply(fd, "404 Not Found", &body);
+		reply(out, "404 Not Found", &body);
 	}
-cleanup:
-	close(fd);
-	sbuf_release(&req);
 	sbuf_release(&body);
 }

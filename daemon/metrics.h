@@ -9,9 +9,7 @@ struct metrics;
 /* Listen on addr (see sock_listen_addr()). NULL with errno set, after logging why. */
 struct metrics *metrics_new(const char *addr);
 void metrics_free(struct metrics *m);
-int metrics_fd(const struct metrics *m);
-
-/* Answer one scrape: GET /metrics gets the exposition, any other path 404. */
-void metrics_serve(struct metrics *m, const struct emberd *d);
+/* The server answering scrapes (GET /metrics; any other path 404); its events get the emberd. */
+struct sockserv *metrics_server(const struct metrics *m);
 
 #endif

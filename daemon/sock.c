@@ -125,7 +125,7 @@ int sock_listen_addr(const char *addr)
 	int fd, err;
 
 	if (!strncmp(addr, "unix:", 5))
-		return sock_listen_unix(addr + 5, 0600);
+		return sock_listen_unix(addr + 5, 0660);
 	err = split_host_port(addr, host, sizeof(host), &port);
 	if (err)
 		return err;
@@ -141,18 +141,6 @@ int sock_listen_addr(const char *addr)
 	else
 		fd = listen_on(fd, ai->ai_addr, ai->ai_addrlen);
 	freeaddrinfo(ai);
-	return fd;
-}
-
-int sock_accept(int lfd, int ms)
-{
-	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
-	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	return fd;
 }
 

@@ -23,9 +23,6 @@ int sock_listen_addr(const char *addr);
 /* Connect to a Unix socket. Returns fd or -errno. */
 int sock_connect_unix(const char *path);
 
-/* Accept one client with send and receive timeouts of ms. Returns fd or -errno. */
-int sock_accept(int lfd, int ms);
-
 /* Read until end of stream, the string stop (if not NULL), the timeout or max bytes. Returns 0 or -errno. */
 int sock_read(int fd, struct sbuf *out, size_t max, const char *stop);
 

@@ -13,12 +13,15 @@ D=$TMP/root
 make -s -C "$EMBER_SRC" OUTPUT="$EMBER_BUILD" DESTDIR="$D" PREFIX=/usr install >"$TMP/log" 2>&1
 check "make install into a DESTDIR" test $? -eq 0
 for f in usr/sbin/emberd usr/bin/ember etc/ember/emberd.conf lib/systemd/system/emberd.service \
-	usr/share/man/man1/ember.1 usr/share/man/man5/emberd.conf.5 usr/share/man/man8/emberd.8; do
+	usr/share/man/man1/ember.1 usr/share/man/man5/emberd.conf.5 usr/share/man/man8/emberd.8 \
+	usr/share/doc/ember/metrics-tcp.conf; do
 	check "installed $f" test -f "$D/$f"
 done
 check "config is 0640" test "$(stat -c %a "$D/etc/ember/emberd.conf")" = 640
 check "state dir is 0750" test "$(stat -c %a "$D/var/lib/ember")" = 750
 check "the installed config writes to /var/lib/ember" grep -qx "directory = /var/lib/ember" "$D/etc/ember/emberd.conf"
+check "the installed config serves metrics on the Unix socket" \
+	grep -qx "metrics = unix:/run/ember/metrics.sock" "$D/etc/ember/emberd.conf"
 check "the installed config is valid" "$D/usr/sbin/emberd" --check-config "$D/etc/ember/emberd.conf"
 check "the unit runs the installed binary" grep -qx "ExecStart=/usr/sbin/emberd -c /etc/ember/emberd.conf" \
 	"$D/lib/systemd/system/emberd.service"
@@ -30,6 +33,15 @@ score=$(systemd-analyze security --offline=yes "$TMP/emberd.service" 2>/dev/null
 	sed -n 's/.*Overall exposure level for emberd.service: \([0-9.]*\).*/\1/p')
 echo "exposure score (systemd-analyze security --offline=yes): ${score:-none}"
 check "exposure score at most 2.5 (got ${score:-none})" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.5) }'
+# With the loopback-TCP drop-in (systemd merges a drop-in's [Service] into the unit's).
+mkdir "$TMP/tcp"
+cat "$TMP/emberd.service" "$D/usr/share/doc/ember/metrics-tcp.conf" >"$TMP/tcp/emberd.service"
+out=$(systemd-analyze verify --man=no "$TMP/tcp/emberd.service" 2>&1)
+check "systemd-analyze verify with the metrics-tcp drop-in: clean ($out)" test -z "$out"
+score=$(systemd-analyze security --offline=yes "$TMP/tcp/emberd.service" 2>/dev/null |
+	sed -n 's/.*Overall exposure level for emberd.service: \([0-9.]*\).*/\1/p')
+echo "exposure score with the metrics-tcp drop-in: ${score:-none}"
+check "exposure score with the drop-in at most 3.5 (got ${score:-none})" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 3.5) }'
 for m in "$D"/usr/share/man/man*/*; do
 	w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$m" 2>&1 >/dev/null)
 	check "man -l $(basename "$m"): no warnings ($w)" test -z "$w"
