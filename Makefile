@@ -190,8 +190,7 @@ fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stack
 
 # The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).
 regen-config: $(OUTPUT)/emberd
-	$(OUTPUT)/emberd --print-config -o /var/lib/ember --metrics unix:/run/ember/metrics.sock \
-		> config/emberd.conf
+	$(OUTPUT)/emberd --print-config -o /var/lib/ember > config/emberd.conf
 
 sanitize:
 	$(MAKE) SANITIZE=address,undefined test-unit

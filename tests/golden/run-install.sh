@@ -20,8 +20,7 @@ done
 check "config is 0640" test "$(stat -c %a "$D/etc/ember/emberd.conf")" = 640
 check "state dir is 0750" test "$(stat -c %a "$D/var/lib/ember")" = 750
 check "the installed config writes to /var/lib/ember" grep -qx "directory = /var/lib/ember" "$D/etc/ember/emberd.conf"
-check "the installed config serves metrics on the Unix socket" \
-	grep -qx "metrics = unix:/run/ember/metrics.sock" "$D/etc/ember/emberd.conf"
+check "the installed config leaves metrics off" grep -qx "#metrics =" "$D/etc/ember/emberd.conf"
 check "the installed config is valid" "$D/usr/sbin/emberd" --check-config "$D/etc/ember/emberd.conf"
 check "the unit runs the installed binary" grep -qx "ExecStart=/usr/sbin/emberd -c /etc/ember/emberd.conf" \
 	"$D/lib/systemd/system/emberd.service"
