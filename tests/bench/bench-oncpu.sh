@@ -6,10 +6,11 @@
 #    gets the same warm-up before the workload starts; rounds interleave the tools and each
 #    round's slowdowns are taken against that round's own baseline, so drifts in machine load
 #    cancel out; medians over the rounds.
-# 2. The exact cost, which this noisy machine's wall clock cannot show to 1%: emberd and
-#    bpftrace attached at once to the same running workload for STAT_SECS, ROUNDS times in
-#    alternating order. Per tool, the run time of exactly its own programs (found through its
-#    own fds; kernel.bpf_stats_enabled) and, for emberd, the daemon's CPU from schedstat.
+# 2. The exact cost, which this noisy machine's wall clock cannot show to 1%: each tool alone
+#    (two programs on one CPU's timer would share warm caches: the second runs cheaper) on
+#    the same running workload for STAT_SECS, ROUNDS times in alternating order. Per tool, the
+#    run time of exactly its own programs (found through its own fds; kernel.bpf_stats_enabled)
+#    and, for emberd, the daemon's CPU from schedstat.
 #
 # BASE=/path/to/emberd adds that build as a second emberd ("base"), to measure a change.
 set -u
@@ -81,7 +82,7 @@ if [ "$RUNS" -gt 0 ]; then
 	done
 fi
 
-echo "== exact cost: tools attached at once to a running burn, $ROUNDS rounds of $STAT_SECS s after $STAT_WARM s warm-up"
+echo "== exact cost: each tool alone on a running burn, $ROUNDS rounds of $STAT_SECS s after $STAT_WARM s warm-up"
 sysctl -qw kernel.bpf_stats_enabled=1
 "$B/workloads/burn" 2 100000000000000 >/dev/null &
 BURN=$!
@@ -91,22 +92,17 @@ for r in $(seq 1 "$ROUNDS"); do
 	for t in $order; do
 		start_tool "$t"
 		tool_progs "$TOOL_PID" "$TMP/ids.$t"
-	done
-	sleep "$STAT_WARM"
-	for t in $attached; do
+		sleep "$STAT_WARM"
 		prog_ns "$TMP/ids.$t" perf_event >"$TMP/bpf0.$t"
-		[ "$t" = bpftrace ] || eval "cpu_ns \$PID_$t" >"$TMP/cpu0.$t"
-	done
-	sleep "$STAT_SECS"
-	for t in $attached; do
+		[ "$t" = bpftrace ] || cpu_ns "$TOOL_PID" >"$TMP/cpu0.$t"
+		sleep "$STAT_SECS"
 		prog_ns "$TMP/ids.$t" perf_event | paste -d' ' - "$TMP/bpf0.$t" |
 			awk -v s="$STAT_SECS" '{ t = $1 - $3; c = $2 - $4; print t / 1e6 * 60 / s, c ? t / c / 1e3 : 0 }' >>"$TMP/bpf.$t"
-		[ "$t" = bpftrace ] ||
-			eval "cpu_ns \$PID_$t" | paste -d' ' - "$TMP/cpu0.$t" |
-			awk -v s="$STAT_SECS" '{ print ($1 - $2) / 1e6 * 60 / s }' >>"$TMP/cpu.$t"
-	done
-	for t in $attached; do
-		[ "$t" = bpftrace ] || grep -h VmHWM "/proc/$(eval "echo \$PID_$t")/status" | awk '{ print $2 }' >>"$TMP/rss.$t"
+		if [ "$t" != bpftrace ]; then
+			cpu_ns "$TOOL_PID" | paste -d' ' - "$TMP/cpu0.$t" |
+				awk -v s="$STAT_SECS" '{ print ($1 - $2) / 1e6 * 60 / s }' >>"$TMP/cpu.$t"
+			awk '/VmHWM/ { print $2 }' "/proc/$TOOL_PID/status" >>"$TMP/rss.$t"
+		fi
 		stop_tool "$t"
 	done
 	order="${order#* } ${order%% *}"
