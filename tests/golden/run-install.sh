@@ -26,21 +26,21 @@ check "the unit runs the installed binary" grep -qx "ExecStart=/usr/sbin/emberd 
 	"$D/lib/systemd/system/emberd.service"
 # verify needs the ExecStart binary at its real path: check a copy pointing into DESTDIR.
 sed "s|/usr/sbin/emberd|$D/usr/sbin/emberd|" "$D/lib/systemd/system/emberd.service" >"$TMP/emberd.service"
-out=$(systemd-analyze verify --man=no "$TMP/emberd.service" 2>&1)
-check "systemd-analyze verify: clean ($out)" test -z "$out"
-score=$(systemd-analyze security --offline=yes "$TMP/emberd.service" 2>/dev/null |
-	sed -n 's/.*Overall exposure level for emberd.service: \([0-9.]*\).*/\1/p')
-echo "exposure score (systemd-analyze security --offline=yes): ${score:-none}"
-check "exposure score at most 2.5 (got ${score:-none})" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.5) }'
+# unit_checks FILE WHAT MAX: systemd-analyze verify is clean and the exposure score is at most MAX.
+unit_checks() {
+	local out score
+	out=$(systemd-analyze verify --man=no "$1" 2>&1)
+	check "systemd-analyze verify$2: clean ($out)" test -z "$out"
+	score=$(systemd-analyze security --offline=yes "$1" 2>/dev/null |
+		sed -n 's/.*Overall exposure level for emberd.service: \([0-9.]*\).*/\1/p')
+	echo "exposure score$2 (systemd-analyze security --offline=yes): ${score:-none}"
+	check "exposure score$2 at most $3 (got ${score:-none})" awk -v s="${score:-99}" -v m="$3" 'BEGIN { exit !(s <= m) }'
+}
+unit_checks "$TMP/emberd.service" "" 2.5
 # With the loopback-TCP drop-in (systemd merges a drop-in's [Service] into the unit's).
 mkdir "$TMP/tcp"
 cat "$TMP/emberd.service" "$D/usr/share/doc/ember/metrics-tcp.conf" >"$TMP/tcp/emberd.service"
-out=$(systemd-analyze verify --man=no "$TMP/tcp/emberd.service" 2>&1)
-check "systemd-analyze verify with the metrics-tcp drop-in: clean ($out)" test -z "$out"
-score=$(systemd-analyze security --offline=yes "$TMP/tcp/emberd.service" 2>/dev/null |
-	sed -n 's/.*Overall exposure level for emberd.service: \([0-9.]*\).*/\1/p')
-echo "exposure score with the metrics-tcp drop-in: ${score:-none}"
-check "exposure score with the drop-in at most 3.5 (got ${score:-none})" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 3.5) }'
+unit_checks "$TMP/tcp/emberd.service" " with the metrics-tcp drop-in" 3.5
 for m in "$D"/usr/share/man/man*/*; do
 	w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$m" 2>&1 >/dev/null)
 	check "man -l $(basename "$m"): no warnings ($w)" test -z "$w"
