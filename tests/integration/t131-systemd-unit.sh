@@ -35,7 +35,9 @@ chmod 0700 "$XDG_RUNTIME_DIR" 2>/dev/null || mkdir -m 0700 "$XDG_RUNTIME_DIR"
 STATE=$XDG_CONFIG_HOME/ember # a user manager's StateDirectory (systemd 252)
 LOG=$ROOT/emberd.log
 
-sed -e "s|@SBINDIR@|$EMBER_BUILD|g" -e "s|@SYSCONFDIR@|$ROOT/etc|g" \
+# The binary too: a checkout under /tmp is hidden from the service by PrivateTmp.
+install -m 0755 "$EMBER_BUILD/emberd" "$ROOT/emberd"
+sed -e "s|@SBINDIR@|$ROOT|g" -e "s|@SYSCONFDIR@|$ROOT/etc|g" \
 	"$EMBER_SRC/systemd/emberd.service.in" >"$XDG_CONFIG_HOME/systemd/user/emberd.service"
 cat >"$XDG_CONFIG_HOME/systemd/user/emberd.service.d/test.conf" <<EOF
 [Service]
