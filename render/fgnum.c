@@ -10,17 +10,25 @@
 
 static const double scales[] = { 1, 10, 100, 1000, 10000 };
 
+static const char pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Decimal digits of v, two at a time from the right. */
 static size_t put_uint(char *buf, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
+	size_t n = 1;
+	char *p;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	for (p = buf + n; v >= 100; v /= 100)
+		memcpy(p -= 2, pairs + v % 100 * 2, 2);
+	if (v >= 10)
+		memcpy(p - 2, pairs + v * 2, 2);
+	else
+		p[-1] = (char)('0' + v);
 	return n;
 }
 

@@ -57,6 +57,16 @@ static int by_stack(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
+/* Merge order, alphabetical; folded files usually come sorted already, so look first. */
+static void sort_rows(struct fg_row *rows, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (by_stack(&rows[i - 1], &rows[i]) > 0) {
+			qsort(rows, n, sizeof(*rows), by_stack);
+			return;
+		}
+}
+
 /* Reverse the frames of every stack into one buffer; rows then point into it. */
 static char *reverse_rows(struct fg_row *rows, size_t n)
 {
@@ -99,7 +109,7 @@ int flamegraph_write_rows(struct fg_row *rows, size_t n, int differential, const
 	if (o->reverse && !(reversed = reverse_rows(rows, n)))
 		return -ENOMEM;
 	if (!o->flamechart && n)
-		qsort(rows, n, sizeof(*rows), by_stack);
+		sort_rows(rows, n);
 	err = fg_tree_build(&t, rows, n, differential, o);
 	if (!err && !(t.time > 0))
 		err = fg_svg_write_empty(o, out) ?: -ENODATA;
@@ -156,8 +166,8 @@ static int join_before(struct fg_row **rows, size_t *n, const struct folded *bef
 		free(b);
 		return -ENOMEM;
 	}
-	qsort(*rows, *n, sizeof(**rows), by_stack);
-	qsort(b, nb, sizeof(*b), by_stack);
+	sort_rows(*rows, *n);
+	sort_rows(b, nb);
 	while (i < *n || j < nb) {
 		int c = i == *n ? 1 : j == nb ? -1 : by_stack(&(*rows)[i], &b[j]);
 

@@ -134,6 +134,10 @@ static double name_seeded(const char *s, size_t len)
 	uint32_t sum = 0, cp;
 
 	for (size_t i = 0; i < len;) {
+		if ((unsigned char)s[i] < 0x80) { /* most names are ASCII: no decoding call */
+			sum += (unsigned char)s[i++];
+			continue;
+		}
 		i += utf8_next(s + i, len - i, &cp);
 		sum += cp;
 	}

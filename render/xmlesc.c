@@ -7,11 +7,10 @@
 
 #define REPLACEMENT 0xfffd
 
-/* Bytes that need a look: markup, controls, quotes and everything outside ASCII. */
-static inline int plain(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
-}
+/* 1 for the bytes copied as they are; markup, controls, quotes and non-ASCII need a look. */
+static const unsigned char plain[256] = {
+	[' '] = 1, ['!'] = 1, ['#' ... '%'] = 1, ['(' ... ';'] = 1, ['='] = 1, ['?' ... '~'] = 1,
+};
 
 size_t utf8_next(const char *s, size_t len, uint32_t *cp)
 {
@@ -109,7 +108,7 @@ int xml_escape(struct sbuf *sb, const char *s, size_t len)
 	while (i < len) {
 		size_t run = i, used;
 
-		while (run < len && plain((unsigned char)s[run]))
+		while (run < len && plain[(unsigned char)s[run]])
 			run++;
 		if (run > i && sbuf_add(sb, s + i, run - i))
 			return -ENOMEM;

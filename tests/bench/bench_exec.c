@@ -2,6 +2,8 @@
 /*
  * bench_exec.c - time a command with no shell in the timed path: fork, exec with stdout to a
  * file, wait4. Prints "WALL_US CPU_US" (CPU: the child's user + system) for each of RUNS runs.
+ * The output file is opened and emptied before the clock starts: freeing the previous run's
+ * pages is not the command's work (it cost ~0.3 ms for a 180 KB SVG here).
  *
  *   bench_exec RUNS OUTFILE CMD [ARG...]
  */
@@ -30,26 +32,33 @@ static long long tv_us(struct timeval tv)
 static int run_once(const char *out, char **argv, long long *wall, long long *cpu)
 {
 	struct rusage ru;
-	long long t0 = now_us();
-	int status;
-	pid_t pid = fork();
+	long long t0;
+	int status, ret = -1;
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pid_t pid;
 
-	if (pid < 0)
+	if (fd < 0)
 		return -1;
+	t0 = now_us();
+	pid = fork();
+	if (pid < 0)
+		goto cleanup;
 	if (pid == 0) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int null = open("/dev/null", O_WRONLY);
 
-		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(null, 2) < 0)
+		if (null < 0 || dup2(fd, 1) < 0 || dup2(null, 2) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
 	if (wait4(pid, &status, 0, &ru) != pid)
-		return -1;
+		goto cleanup;
 	*wall = now_us() - t0;
 	*cpu = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	ret = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+cleanup:
+	close(fd);
+	return ret;
 }
 
 int main(int argc, char **argv)
