@@ -29,11 +29,16 @@ live_of() { awk -v pat="$1" '$0 ~ pat { s += $NF } END { print s + 0 }' "$T_TMP/
 check "realloc(NULL, n) counted as an allocation" test "$(live_of ';edge_realloc_null' alloc)" -gt 0
 check "realloc(NULL, n) stays live" test "$(live_of '^memleak;.*edge_realloc_null' running)" -gt 0
 check "malloc before realloc(p, 0) counted" test "$(live_of ';edge_realloc_zero' alloc)" -gt 0
-check "realloc(p, 0) frees" test "$(live_of ';edge_realloc_zero' running)" -eq 0
-check "free by another thread frees" test "$(live_of ';edge_cross_thread' running)" -eq 0
+# The workload allocates and frees once a second; a snapshot may land between the two (a loaded
+# machine can hold the workload there for milliseconds), so one block may be in flight. Were
+# the frees missed, a block would stay live every second: 6 or more by now (a child: 4 blocks
+# in flight while it runs, 24 or more if exits were missed).
+BLOCK=262144
+check "realloc(p, 0) frees" test "$(live_of ';edge_realloc_zero' running)" -lt $((2 * BLOCK))
+check "free by another thread frees" test "$(live_of ';edge_cross_thread' running)" -lt $((2 * BLOCK))
 check "free(NULL) allocates nothing" test "$(live_of ';edge_free_null' alloc)" -eq 0
 check "the forked child allocated" test "$(live_of ';edge_child_leak' alloc)" -gt 0
-check "the exited child's leaks are gone" test "$(live_of ';edge_child_leak' running)" -eq 0
+check "the exited child's leaks are gone" test "$(live_of ';edge_child_leak' running)" -lt $((5 * BLOCK))
 wait "$WL"
 snapshot_live exited
 check "the exited workload's leaks are gone" test "$(live_of '^memleak;' exited)" -eq 0
