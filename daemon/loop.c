@@ -13,8 +13,8 @@
 #include "daemon/emberd.h"
 #include "daemon/log.h"
 #include "daemon/metrics.h"
-#include "daemon/sockserv.h"
 #include "daemon/notify.h"
+#include "daemon/sockserv.h"
 
 enum { SRC_SIGNAL, SRC_TIMER, SRC_PROCS, SRC_WATCHDOG, SRC_CONTROL, SRC_METRICS };
 

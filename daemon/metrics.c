@@ -83,7 +83,6 @@ static void metrics_request(void *arg, const char *req, size_t len, struct sbuf 
 	const struct emberd *d = arg;
 	struct sbuf body = SBUF_INIT;
 
-	(void)len;
 	if (!strncmp(req, "GET /metrics ", 13) || !strncmp(req, "GET /metrics?", 13)) {
 		if (report_metrics(d, &body))
 			reply(out, "500 Internal Server Error", &body);

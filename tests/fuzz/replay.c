@@ -45,7 +45,6 @@ int main(int argc, char **argv)
 	int passed = 0, failed = 0;
 	DIR *d;
 
-	(void)argc;
 	snprintf(dir, sizeof(dir), "%s/tests/fuzz/crashers/%s", src ? src : ".", name + 1);
 	d = opendir(dir);
 	if (!d) {
