@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "daemon/archive.h"
 #include "render/flamegraph.h"
 #include "render/pprof.h"
