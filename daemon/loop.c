@@ -1,5 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* loop.c - the event loop: signals, clock-aligned drains and windows, process events */
+/*
+ * loop.c - the event loop: signals, clock-aligned drains and windows, process events
+ *
+ * emberd is one thread around one epoll set: a signalfd (SIGTERM/SIGINT stop, SIGHUP
+ * reloads, SIGUSR1 snapshots), a timerfd armed on absolute wall-clock ticks, the process
+ * ring buffer, the systemd watchdog timer and the control and metrics servers. Nothing in
+ * a handler may block: sockets are non-blocking with per-client deadlines, and the epoll
+ * wait is bounded by the nearest deadline.
+ *
+ * Ticks fall on multiples of the drain period (the largest divisor of the window up to
+ * DRAIN_MAX_SEC), so windows start and end on round times ("12:34:00") whatever the start
+ * time. Each tick drains every collector into the current window; the tick at or after the
+ * window's end also writes it (output.c) and starts the next. A step of the wall clock
+ * cancels the timer (TFD_TIMER_CANCEL_ON_SET): the window is written as it stands and the
+ * ticks realign, so a clock set backwards never stalls the drains.
+ *
+ * On stop, collectors are detached first and then drained twice (both buffers), so the
+ * last window holds every sample counted before the exit.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>

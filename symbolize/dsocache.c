@@ -1,5 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* dsocache.c - ELF files shared by all processes, keyed by file identity and build-id */
+/*
+ * dsocache.c - ELF files shared by all processes, keyed by file identity and build-id
+ *
+ * Every mapping of every process points at a `struct dso`, found by the file's identity
+ * (device, inode, size, mtime as fstat shows it) so that 200 processes a second running
+ * the same binary cost one fstat each, not one ELF read. The symbols themselves live in a
+ * `struct symset`, shared by build-id: two copies of one library (a container's and the
+ * host's) share one table.
+ *
+ * Reading symbols is the expensive part, and most files mapped by a process are never
+ * sampled, so it is lazy: a new file keeps an open descriptor (at most
+ * DSOCACHE_MAX_PENDING; beyond that it is read at once) and is read at its first lookup.
+ * A file without .symtab gets its symbols from its debug file (by build-id, debuglink,
+ * MiniDebugInfo, then debuginfod when configured), checked against the build-id.
+ *
+ * Files no process holds any more go to an idle LRU list capped at `cap`; the vDSO is
+ * read once from our own memory, since it is the same image in every process.
+ */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

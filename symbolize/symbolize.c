@@ -1,5 +1,29 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* symbolize.c - name stack frames: the process cache, frame formatting and the public API */
+/*
+ * symbolize.c - name stack frames: the process cache, frame formatting and the public API
+ *
+ * A drain hands us (pid, addresses) and wants "frame;frame;..." back, for processes that
+ * may have exited since they were sampled. So the symbolizer keeps what it needs to know
+ * of each process it met - its executable mappings and the ELF file behind each - in an
+ * LRU cache of `struct proc` keyed by pid. A process is read when first named or when the
+ * kernel says it was first sampled (symbolizer_note_pid: /proc/PID/maps, and each mapped
+ * file opened through /proc/PID/map_files while it still exists); files are shared by all
+ * processes in the dsocache (dsocache.c), so libc is read once for the host.
+ *
+ * Naming a user address is: find its mapping (binary search over the process's sorted
+ * maps), translate to the file's virtual address with the mapping's offset, then look the
+ * symbol up in the file's table, or in the process's perf map for anonymous (JIT) memory.
+ * Return addresses are looked up at ip - 1, so a call at the end of a function is named
+ * after the caller, not the next function. What cannot be named is written
+ * module+0xOFFSET (or [unknown]) and counted, so every window can say what share of its
+ * frames were named.
+ *
+ * Exits: a process that exited is kept until the end of the next window, because samples
+ * taken just before its exit may be drained only then. When the kernel could send the
+ * exit-time mappings (procs.bpf.c), they replace what /proc said, so a process that lived
+ * 50 ms between two drains is still named. exec makes the cached maps stale: they are
+ * reread at the next lookup, never used for the new image.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
