@@ -51,6 +51,11 @@ static void explain_absence(const char *run_dir, const char *sock, int err)
 		fprintf(stderr, "ember: no emberd running (no control socket at '%s')\n", sock);
 }
 
+/*
+ * Send cmd as one line to emberd's control socket and print its reply, read until emberd closes the
+ * connection (at most 1 MiB); a reply starting "error: " goes to stderr. Returns the exit status:
+ * 0, or 1 when nothing answers or emberd reports an error.
+ */
 static int ask(const char *run_dir, const char *cmd)
 {
 	struct timeval tv = { CTL_TIMEOUT_MS / 1000, 0 };

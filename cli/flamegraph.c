@@ -177,6 +177,11 @@ static int numeric_option(struct fg_opts *o, int opt, const char *arg)
 	return 1;
 }
 
+/*
+ * Options that name a palette or a colour, checked now so that a bad name is a usage error (the
+ * background is checked against the hot palette: only its name matters here). Returns 0, -EINVAL,
+ * or 1 if opt is not one of them.
+ */
 static int choice_option(struct cmd *c, int opt, const char *arg)
 {
 	struct fg_opts *o = &c->o;

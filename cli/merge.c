@@ -96,6 +96,11 @@ int merge_parse_time(const char *s, time_t now, time_t *out)
 	return parse_clock(s, now, out);
 }
 
+/*
+ * Add the stacks of one archived file (gzip or plain) to f. With --pid it is read into a profile of
+ * its own first, as the filter copies from one profile into another. Prints the error. Returns 0 or
+ * a negative errno.
+ */
 static int add_file(struct folded *f, const char *path, const struct merge_opts *o)
 {
 	struct folded *one = o->pid >= 0 ? folded_new() : NULL;
@@ -205,6 +210,10 @@ static const char usage_text[] =
 	"  -d, --dir DIR  the archive: emberd's output directory (default %s)\n"
 	"  -o FILE        write here instead of standard output\n";
 
+/*
+ * Apply one option to o; times are relative to now. Returns 0, or -EINVAL after saying which value
+ * was bad (an unknown option says nothing here: getopt already did).
+ */
 static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 {
 	char *end;
@@ -242,6 +251,11 @@ static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 	return -EINVAL;
 }
 
+/*
+ * Fill o from the command line; by default the oncpu windows of the last hour in defdir. now is
+ * read once, so that defaults, --since and --until agree. Returns 0, 1 after --help, or -EINVAL
+ * after a usage error.
+ */
 static int parse_args(struct merge_opts *o, int argc, char **argv, const char *defdir)
 {
 	static const struct option opts[] = {

@@ -50,6 +50,11 @@ static int archive_sub(const char *name)
 	return 1;
 }
 
+/*
+ * Append OUTDIR/SUB/NAME; sub, name and stem (the name up to its first '.') point into that one
+ * allocation. The size is the space the file takes on disk (st_blocks), which is what pruning
+ * frees. Returns 0 or -ENOMEM.
+ */
 static int add_entry(struct archdir *ad, const char *outdir, const char *sub, const char *name,
 		     const struct stat *st)
 {

@@ -26,6 +26,10 @@ static int debugfile_open_regular(const char *path)
 	return fd;
 }
 
+/*
+ * ROOT/.build-id/xx/rest.debug, kept only if its own build-id is the same, so a stale file never
+ * names another build's addresses. Returns a descriptor or a negative errno.
+ */
 static int debugfile_by_build_id(const char *root, const struct elfsyms_info *info)
 {
 	char path[PATH_MAX];
@@ -67,6 +71,11 @@ static int debugfile_crc_ok(int fd, uint32_t want)
 	return n == 0 && (uint32_t)crc == want;
 }
 
+/*
+ * The debuglink file, where GDB looks: beside the binary, in its .debug folder, then under ROOT at
+ * the binary's path; the first whose CRC-32 matches. The binary itself is never taken. Returns a
+ * descriptor or -ENOENT.
+ */
 static int debugfile_by_link(const char *root, const char *path, const struct elfsyms_info *info)
 {
 	/* DIR/LINK, DIR/.debug/LINK, ROOT/DIR/LINK */

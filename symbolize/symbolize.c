@@ -324,6 +324,12 @@ static int proc_sync_gone(struct symbolizer *s, uint32_t pid, struct proc **out)
 	return 0;
 }
 
+/*
+ * The cache entry of pid, made most recently used: created if new, maps reread if an exec made them
+ * stale (and dropped if that fails: the old image's maps would give wrong names). A process gone
+ * from /proc is looked up again once pending exit records are read. Returns 0 with *out set
+ * (perhaps an entry without maps), or -ENOMEM.
+ */
 static int proc_get(struct symbolizer *s, uint32_t pid, struct proc **out)
 {
 	struct proc *p = proc_lookup(s, pid);
@@ -625,6 +631,11 @@ static struct dso *proc_exit_dso(struct symbolizer *s, const struct proc *p,
 	return d;
 }
 
+/*
+ * Replace p's maps with the mappings the kernel sent at its exit, each file found in the DSO cache
+ * by identity or in p's previous maps, so a process gone from /proc is still named. Returns 0, or
+ * -ENOMEM with p unchanged.
+ */
 static int proc_set_exit_maps(struct symbolizer *s, struct proc *p, const struct symbolizer_vma *v,
 			      int n)
 {
