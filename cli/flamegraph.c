@@ -276,6 +276,7 @@ static int parse_option(struct cmd *c, int opt, const char *arg)
 		o->negate = 1;
 		break;
 	case OPT_HELP:
+	case 'h':
 		return 1;
 	default:
 		return -EINVAL;
@@ -498,7 +499,7 @@ int flamegraph_main(int argc, char **argv)
 
 	fg_opts_init(&c.o);
 	optind = 1;
-	while ((opt = getopt_long_only(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long_only(argc, argv, "h", long_opts, NULL)) != -1) {
 		int err = parse_option(&c, opt, optarg);
 
 		if (err == 1) {
