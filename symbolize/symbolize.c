@@ -24,6 +24,7 @@
  * 50 ms between two drains is still named. exec makes the cached maps stale: they are
  * reread at the next lookup, never used for the new image.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -371,6 +372,21 @@ static int proc_find_map(const struct proc *p, uint64_t addr)
 	return lo > 0 && addr < p->maps[lo - 1].end ? lo - 1 : -1;
 }
 
+/*
+ * A name that ends in white space and a number ("f 1000000") would make its stack's folded
+ * line read as a differential one ("a;f 1000000 5") when it is the leaf: the space becomes '_'.
+ */
+static void frame_unnumber(char *name, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && (isdigit((unsigned char)name[i - 1]) || name[i - 1] == '.'))
+		i--;
+	if (i > 0 && i < len && isdigit((unsigned char)name[i]) &&
+	    isspace((unsigned char)name[i - 1]))
+		name[i - 1] = '_';
+}
+
 /* A name made safe for a folded line: ';' separates frames, a newline ends the stack. */
 static int frame_add_name(struct sbuf *out, const char *name, const char *suffix)
 {
@@ -385,6 +401,7 @@ static int frame_add_name(struct sbuf *out, const char *name, const char *suffix
 			out->buf[i] = ':';
 		else if ((unsigned char)out->buf[i] < 0x20)
 			out->buf[i] = '?';
+	frame_unnumber(out->buf + at, len);
 	sbuf_addstr(out, suffix);
 	return sbuf_addch(out, ';');
 }

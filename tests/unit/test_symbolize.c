@@ -551,6 +551,11 @@ TEST(jit_frames_from_perf_map_reread_when_grown)
 	snprintf(line, sizeof(line), "0x%" PRIx64 " 0x20 weird;name\n", c + 0x200);
 	jit_write(&j, "a", line);
 	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 0x210), "weird:name_[j]");
+	/* A name ending in a number would make a leaf read as a differential count (the rule is
+	 * the same for every kind of frame). */
+	snprintf(line, sizeof(line), "0x%" PRIx64 " 0x20 f 1000000\n", c + 0x300);
+	jit_write(&j, "a", line);
+	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 0x310), "f_1000000_[j]");
 	jit_teardown(&j);
 }
 
