@@ -139,11 +139,16 @@ static struct symset *dsocache_find_set(struct dsocache *c, const uint8_t *id, s
 }
 
 /* The debug file of info: local, else from debuginfod (checked against the build-id). */
-static int dsocache_debug_fd(struct dsocache *c, const char *path, const struct elfsyms_info *info,
-			     enum debugfile_via *via)
+static int dsocache_debug_fd(struct dsocache *c, int binfd, const char *path,
+			     const struct elfsyms_info *info, enum debugfile_via *via)
 {
 	uint8_t id[ELFSYMS_BUILD_ID_MAX];
-	int fd = debugfile_open(c->debug_root, path, info, via);
+	struct stat st;
+	int fd;
+
+	if (fstat(binfd, &st))
+		return -errno;
+	fd = debugfile_open(c->debug_root, path, info, st.st_uid, via);
 
 	if (fd >= 0 || !c->dinfod || !info->build_id_len)
 		return fd;
@@ -174,7 +179,8 @@ static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struc
 		return err;
 	}
 	info = elfsyms_info(set->es);
-	if (!info->has_symtab && (dfd = dsocache_debug_fd(c, path, info, &set->debug_via)) >= 0) {
+	if (!info->has_symtab &&
+	    (dfd = dsocache_debug_fd(c, fd, path, info, &set->debug_via)) >= 0) {
 		if (elfsyms_use_debug_fd(set->es, dfd))
 			set->debug_via = DEBUGFILE_NONE;
 		else
