@@ -465,6 +465,23 @@ TEST(process_cap_trims_least_recent_live_processes)
 	symbolizer_free(s);
 }
 
+/* 200,000 exit records in one window never hold more than the cap, and the newest stay. */
+TEST(process_cap_holds_under_exit_churn)
+{
+	struct symbolizer_opts o = { .max_procs = 100 };
+	struct symbolizer *s = symbolizer_new(&o);
+	struct symbolizer_vma v = { .start = 0x400000, .end = 0x401000 };
+	struct symbolizer_stats st;
+
+	ASSERT_TRUE(s);
+	for (uint32_t pid = 1000000; pid < 1200000; pid++)
+		ASSERT_EQ_INT(symbolizer_note_exit_maps(s, pid, &v, 1, 1), 0);
+	symbolizer_get_stats(s, &st);
+	ASSERT_TRUE(st.procs <= 100);
+	ASSERT_EQ_INT(st.procs_evicted, 200000 - st.procs);
+	symbolizer_free(s);
+}
+
 TEST(binary_replaced_while_running)
 {
 	char src[2048], dir[] = "/tmp/ember-symtest-XXXXXX", dst[64], cmd[4400];
