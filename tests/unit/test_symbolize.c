@@ -630,6 +630,52 @@ TEST(jit_frames_from_perf_map_reread_when_grown)
 	jit_teardown(&j);
 }
 
+/* Four processes whose perf maps are one file (hard links) hold one parsed map, not four. */
+TEST(perf_map_shared_by_processes_of_one_file)
+{
+	struct jit_env j;
+	struct symbolizer_stats st;
+	pid_t kids[4];
+	char path[160];
+	uint64_t c, one = 0;
+	FILE *f;
+
+	jit_setup(&j);
+	c = (uint64_t)(uintptr_t)j.code;
+	f = fopen(j.map, "w");
+	ASSERT_TRUE(f);
+	for (int i = 0; i < 50000; i++) /* one real entry, then filler far away */
+		fprintf(f, "%" PRIx64 " 10 %s%d\n",
+			i ? c + (uint64_t)0x100000000 + 16u * (unsigned)i : c,
+			i ? "filler_" : "shared_entry", i);
+	fclose(f);
+	for (int i = 0; i < 4; i++) {
+		kids[i] = fork(); /* each child has the same anonymous code mapping */
+		if (kids[i] == 0) {
+			pause();
+			_exit(0);
+		}
+		ASSERT_TRUE(kids[i] > 0);
+		snprintf(path, sizeof(path), "%s/perf-%d.map", j.dir, (int)kids[i]);
+		ASSERT_EQ_INT(link(j.map, path), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ_STR(sym1(j.s, kids[i], c + 4), "shared_entry0_[j]");
+		symbolizer_get_stats(j.s, &st);
+		if (i == 0)
+			one = st.perfmaps_bytes;
+	}
+	ASSERT_TRUE(one > 50000 * 16);
+	ASSERT_EQ_INT(st.perfmaps_bytes, one);
+	for (int i = 0; i < 4; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+		snprintf(path, sizeof(path), "%s/perf-%d.map", j.dir, (int)kids[i]);
+		unlink(path);
+	}
+	jit_teardown(&j);
+}
+
 TEST(hostile_perf_maps_are_refused)
 {
 	struct jit_env j;
