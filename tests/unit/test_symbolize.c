@@ -443,14 +443,12 @@ TEST(process_cap_trims_least_recent_live_processes)
 TEST(binary_replaced_while_running)
 {
 	char src[2048], dir[] = "/tmp/ember-symtest-XXXXXX", dst[64], cmd[4400];
-	struct symbolizer *s = new_sym(1);
+	struct symbolizer *s;
 	struct fx_proc fp;
 
-	if (geteuid() != 0) {
-		printf("skip binary_replaced_while_running: /proc/PID/map_files needs root\n");
-		symbolizer_free(s);
-		return;
-	}
+	if (geteuid() != 0)
+		SKIP("/proc/PID/map_files needs root");
+	s = new_sym(1);
 	ASSERT_TRUE(mkdtemp(dir));
 	fx_path(src, sizeof(src), "fx_pie");
 	snprintf(dst, sizeof(dst), "%s/fx_copy", dir);
@@ -701,9 +699,8 @@ TEST(kernel_frames_from_proc_kallsyms)
 	if (f)
 		fclose(f);
 	if (!addr || strcmp(name, "schedule")) {
-		printf("skip kernel_frames_from_proc_kallsyms: kallsyms unreadable or zeros\n");
 		symbolizer_free(s);
-		return;
+		SKIP("/proc/kallsyms unreadable, or its addresses zeros");
 	}
 	ASSERT_EQ_STR(sym_stack(s, 0, (uint64_t[]){ addr + 4 }, 1, 1), "schedule_[k]");
 	symbolizer_free(s);
