@@ -117,6 +117,7 @@ for bad in "--colors=nope" "--minwidth=abc" "--bgcolors=red" "--width=-5" "--sea
 	check "bad option $bad: exit 2" test $? -eq 2
 done
 "$EMBER" flamegraph /nonexistent >/dev/null 2>"$TMP/nf.err"
+check "missing file: exit 1" test $? -eq 1
 check "missing file: one line" sh -c "test \$(wc -l <'$TMP/nf.err') -eq 1 && grep -q \"cannot open '/nonexistent'\" '$TMP/nf.err'"
 gzip -c "$DIR/annotated.folded" >"$TMP/in.folded.gz"
 "$EMBER" flamegraph --width=1200 "$TMP/in.folded.gz" >"$TMP/gz.svg"
