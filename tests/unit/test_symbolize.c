@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "daemon/elfsyms.h"
-#include "daemon/symbolize.h"
+#include "symbolize/elfsyms.h"
+#include "symbolize/symbolize.h"
 #include "tests/unit/fixture_sym.h"
 #include "tests/unit/harness.h"
 
@@ -154,6 +154,31 @@ TEST(wrong_crc_debug_file_is_not_used)
 	ASSERT_EQ_STR(sym1(s, fp.pid, a), want);
 	fx_reap(&fp);
 	symbolizer_free(s);
+}
+
+/* A debuglink candidate reached through a symlink is never opened (it could point anywhere). */
+TEST(symlinked_debuglink_file_is_not_used)
+{
+	struct symbolizer *s = new_sym(1);
+	char dir[2048], want[64];
+	struct fx_proc fp;
+	uint64_t a;
+
+	fx_path(dir, sizeof(dir), "linktest");
+	ASSERT_EQ_INT(setenv("FX_LINKTEST", dir, 1), 0);
+	ASSERT_EQ_INT(system("D=$FX_LINKTEST && rm -rf \"$D\" && mkdir \"$D\" && "
+			     "cp \"$D/../fx_debuglink\" \"$D/\" && "
+			     "ln -s \"$D/../fx_debuglink.debug\" \"$D/fx_debuglink.debug\""),
+		      0);
+	ASSERT_EQ_INT(fx_spawn(&fp, "linktest/fx_debuglink"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp.pid), 0);
+	a = fx_addr(&fp, "ember_fx_alpha");
+	snprintf(want, sizeof(want), "fx_debuglink+0x%" PRIx64,
+		 a - map_base(fp.pid, "/linktest/fx_debuglink"));
+	ASSERT_EQ_STR(sym1(s, fp.pid, a), want);
+	fx_reap(&fp);
+	symbolizer_free(s);
+	ASSERT_EQ_INT(system("rm -rf \"$FX_LINKTEST\""), 0);
 }
 
 TEST(stack_root_first_callers_as_return_addresses)
@@ -549,6 +574,11 @@ TEST(jit_frames_from_perf_map_reread_when_grown)
 	snprintf(line, sizeof(line), "0x%" PRIx64 " 0x20 weird;name\n", c + 0x200);
 	jit_write(&j, "a", line);
 	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 0x210), "weird:name_[j]");
+	/* A name ending in a number would make a leaf read as a differential count (the rule is
+	 * the same for every kind of frame). */
+	snprintf(line, sizeof(line), "0x%" PRIx64 " 0x20 f 1000000\n", c + 0x300);
+	jit_write(&j, "a", line);
+	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 0x310), "f_1000000_[j]");
 	jit_teardown(&j);
 }
 
