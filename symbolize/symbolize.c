@@ -73,6 +73,7 @@ struct symbolizer {
 	struct lru proc_lru;
 	struct proc *last;
 	uint64_t window, frames, named, maps_reads, exit_maps;
+	uint64_t evicted; /* processes dropped before their time to keep the cap */
 	void (*sync)(void *ctx);
 	void *sync_ctx;
 };
@@ -280,10 +281,40 @@ static void proc_mark_exited(struct symbolizer *s, struct proc *p)
 }
 
 /* A new entry without maps, or NULL. */
+/* How far from the least recently used end an exited process is looked for. */
+#define SYM_EVICT_SCAN 64
+
+/*
+ * Keep the cache under its cap as entries come in, not only at the window's end: process
+ * churn (200,000 exit records in one window) must not grow it. The oldest exited process
+ * goes first (its late samples lose their names, a bounded loss), else the least recently
+ * used live one, which is read again at its next sample.
+ */
+static void proc_make_room(struct symbolizer *s)
+{
+	struct lru *it = s->proc_lru.prev;
+
+	if (s->procs.count < s->opts.max_procs || it == &s->proc_lru)
+		return;
+	for (int k = 0; k < SYM_EVICT_SCAN && it != &s->proc_lru; k++, it = it->prev) {
+		struct proc *p = lru_entry(it, struct proc, lru);
+
+		if (p->exited) {
+			proc_drop(s, p);
+			s->evicted++;
+			return;
+		}
+	}
+	proc_drop(s, lru_entry(s->proc_lru.prev, struct proc, lru));
+	s->evicted++;
+}
+
 static struct proc *proc_insert(struct symbolizer *s, uint32_t pid)
 {
-	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *p;
 
+	proc_make_room(s);
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->pid = pid;
@@ -777,6 +808,7 @@ void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *s
 	st->debug_files = ds.debug_files;
 	st->maps_reads = s->maps_reads;
 	st->exit_maps = s->exit_maps;
+	st->procs_evicted = s->evicted;
 	st->max_procs = s->opts.max_procs;
 	st->max_dsos = ds.cap;
 	st->dsos_pending = ds.pending;

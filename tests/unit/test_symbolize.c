@@ -465,6 +465,52 @@ TEST(process_cap_trims_least_recent_live_processes)
 	symbolizer_free(s);
 }
 
+/* 200,000 exit records in one window never hold more than the cap, and the newest stay. */
+TEST(process_cap_holds_under_exit_churn)
+{
+	struct symbolizer_opts o = { .max_procs = 100 };
+	struct symbolizer *s = symbolizer_new(&o);
+	struct symbolizer_vma v = { .start = 0x400000, .end = 0x401000 };
+	struct symbolizer_stats st;
+
+	ASSERT_TRUE(s);
+	for (uint32_t pid = 1000000; pid < 1200000; pid++)
+		ASSERT_EQ_INT(symbolizer_note_exit_maps(s, pid, &v, 1, 1), 0);
+	symbolizer_get_stats(s, &st);
+	ASSERT_TRUE(st.procs <= 100);
+	ASSERT_EQ_INT(st.procs_evicted, 200000 - st.procs);
+	symbolizer_free(s);
+}
+
+/*
+ * A user's copy of a binary, same build-id, fake symbols: read first, it must not name the
+ * frames of the real (root's) file.
+ */
+TEST(build_id_shared_only_between_files_alike)
+{
+	struct symbolizer *s = new_sym(1);
+	struct fx_proc fake, real;
+	char dir[2048];
+
+	fx_path(dir, sizeof(dir), "trusttest"); /* chown needs root, as the tests run */
+	ASSERT_EQ_INT(setenv("FX_TRUSTTEST", dir, 1), 0);
+	ASSERT_EQ_INT(system("D=$FX_TRUSTTEST && rm -rf \"$D\" && mkdir \"$D\" && "
+			     "perl -pe 's/ember_fx_alpha/ember_fx_ALPHA/g' \"$D/../fx_pie\" "
+			     ">\"$D/fx_pie\" && chmod 755 \"$D/fx_pie\" && "
+			     "chown 4242:4242 \"$D/fx_pie\""),
+		      0);
+	ASSERT_EQ_INT(fx_spawn(&fake, "trusttest/fx_pie"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fake.pid), 0);
+	ASSERT_EQ_STR(sym1(s, fake.pid, fx_addr(&fake, "ember_fx_ALPHA")), "ember_fx_ALPHA");
+	ASSERT_EQ_INT(fx_spawn(&real, "fx_pie"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)real.pid), 0);
+	ASSERT_EQ_STR(sym1(s, real.pid, fx_addr(&real, "ember_fx_alpha")), "ember_fx_alpha");
+	fx_reap(&fake);
+	fx_reap(&real);
+	symbolizer_free(s);
+	ASSERT_EQ_INT(system("rm -rf \"$FX_TRUSTTEST\""), 0);
+}
+
 TEST(binary_replaced_while_running)
 {
 	char src[2048], dir[] = "/tmp/ember-symtest-XXXXXX", dst[64], cmd[4400];
