@@ -3,14 +3,17 @@
 # run-inline.sh - `ember collapse perf --inline/--context` on a live `perf record -g` of the
 # inlined workload (outer() holds middle() holds leaf_math(), inlined): the inlined frames come
 # back from DWARF. --inline must be byte-identical to stackcollapse-perf.pl's (which runs
-# addr2line per address; tests/golden/FlameGraph, or the checkout in FLAMEGRAPH_DIR), and so
-# must --context on the workload's own stacks.
+# addr2line per address; from the checkout in FLAMEGRAPH_DIR, when set), and so must --context
+# on the workload's own stacks.
 set -u
 SRC=${EMBER_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${EMBER_BUILD:-$SRC/build}
 EMBER=$BUILD/ember
 WORK=$BUILD/workloads/inlined
-PERL_DIR=${FLAMEGRAPH_DIR:-$SRC/tests/golden/FlameGraph}
+# FlameGraph's Perl tools are the reference, but not ours to ship: they are read from a checkout
+# named by FLAMEGRAPH_DIR. Without one, the comparisons with them are left out and counted as
+# such (the expected files, checked against the Perl when they were made, are still compared).
+PERL_DIR=${FLAMEGRAPH_DIR:-}
 passed=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,9 +51,13 @@ same_as_perl() {
 	perl "$PERL_DIR/stackcollapse-perf.pl" "$@" "$tmp/in.txt" >"$tmp/perl" 2>/dev/null &&
 		[ -n "$(own "$tmp/perl")" ] && cmp -s <(own "$ours") <(own "$tmp/perl")
 }
-check "--inline byte-identical to stackcollapse-perf.pl on the workload's stacks" \
-	"same_as_perl '$tmp/inline' --inline"
-check "--context byte-identical on the workload's stacks" \
-	"same_as_perl '$tmp/context' --inline --context"
+if [ -n "$PERL_DIR" ] && [ -f "$PERL_DIR/stackcollapse-perf.pl" ]; then
+	check "--inline byte-identical to stackcollapse-perf.pl on the workload's stacks" \
+		"same_as_perl '$tmp/inline' --inline"
+	check "--context byte-identical on the workload's stacks" \
+		"same_as_perl '$tmp/context' --inline --context"
+else
+	echo "not compared with FlameGraph's Perl (FLAMEGRAPH_DIR not set): 2 cases"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
