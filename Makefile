@@ -52,7 +52,8 @@ COLLAPSE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard collapse/*.c))
 RENDER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard render/*.c))
 DAEMON_MAINS := daemon/main.c daemon/ember.c
 DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c)))
-LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
+SYMBOLIZE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard symbolize/*.c))
+LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/libsymbolize.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 # Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
 UNIT_TESTS += $(patsubst tests/fuzz/crashers/%,$(OUTPUT)/tests/test_replay_%,$(wildcard tests/fuzz/crashers/*))
@@ -74,7 +75,8 @@ deps:
 deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/symbolize \
+$(OUTPUT)/tests \
 $(OUTPUT)/workloads $(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
@@ -104,6 +106,10 @@ $(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h render/*.js collapse/*.h)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+$(OUTPUT)/symbolize/%.o: symbolize/%.c $(wildcard symbolize/*.h bpf/unwind.h) | $(OUTPUT)/symbolize
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
 $(OUTPUT)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h render/*.h collapse/*.h bpf/*.h) $(SKELS) \
 		| $(OUTPUT)/daemon
 	$(call msg,CC,$@)
@@ -112,6 +118,7 @@ $(OUTPUT)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h render/*.h collapse/*.h b
 $(OUTPUT)/libcollapse.a: $(COLLAPSE_OBJS)
 $(OUTPUT)/librender.a: $(RENDER_OBJS)
 $(OUTPUT)/libdaemon.a: $(DAEMON_OBJS)
+$(OUTPUT)/libsymbolize.a: $(SYMBOLIZE_OBJS)
 $(OUTPUT)/lib%.a: | $(OUTPUT)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(if $^,ar rcs $@ $^,printf '!<arch>\n' > $@)
@@ -156,8 +163,9 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 
 # Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
 FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c \
-	daemon/inlines.c
-$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c) \
+	daemon/inlines.c symbolize/cfi.c
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c \
+		symbolize/*.[ch]) \
 		| $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
