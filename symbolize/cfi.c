@@ -16,7 +16,8 @@
  * The files are hostile (emberd runs as root on files any user may write), so everything is
  * bounded: rows by max_rows, the rows of one FDE by its instruction bytes (each row needs an
  * advance), and libdw's work, which is quadratic in an FDE's length (every question replays
- * the FDE's program from its start), by a budget proportional to the section's size.
+ * the FDE's program from its start), by a budget proportional to the section's size. lld
+ * types .eh_frame SHT_X86_64_UNWIND rather than SHT_PROGBITS; both are read.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -36,8 +37,11 @@
 #define CFI_REG_RA 16
 #define CFI_RA_OFF (-8)
 #define CFI_MAX_TEXT 16
-/* libdw replays up to this many instruction bytes per CFI byte before we call the CFI hostile. */
-#define CFI_WORK_PER_BYTE 64
+/*
+ * libdw replays up to this many instruction bytes per CFI byte before we call the CFI hostile.
+ * Real files need 8-22 (libc, python3, node, libLLVM), gcc's lto-dump 95 (huge functions).
+ */
+#define CFI_WORK_PER_BYTE 256
 #define CFI_WORK_MIN (16u << 20)
 
 struct cfi_fde {
@@ -510,7 +514,8 @@ static Elf_Scn *cfi_section(Elf *elf, const char *name, GElf_Shdr *sh)
 	if (elf_getshdrstrndx(elf, &strndx))
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_PROGBITS &&
+		if (gelf_getshdr(scn, sh) &&
+		    (sh->sh_type == SHT_PROGBITS || sh->sh_type == SHT_X86_64_UNWIND) &&
 		    (s = elf_strptr(elf, strndx, sh->sh_name)) && !strcmp(s, name))
 			return scn;
 	return NULL;
