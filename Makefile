@@ -200,7 +200,8 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS) $(BENCH_TOOLS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
+fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp \
+		$(OUTPUT)/fixtures/cfi/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 # The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).

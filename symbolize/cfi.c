@@ -459,7 +459,8 @@ static int cfi_walk(struct cfi_build *b)
 	uint64_t covered = 0;
 	int r;
 
-	qsort(b->fdes, b->nfdes, sizeof(*b->fdes), cfi_fde_cmp);
+	if (b->nfdes)
+		qsort(b->fdes, b->nfdes, sizeof(*b->fdes), cfi_fde_cmp);
 	b->budget = CFI_WORK_PER_BYTE * b->cfi_bytes;
 	b->budget = b->budget > CFI_WORK_MIN ? b->budget : CFI_WORK_MIN;
 	for (size_t i = 0; i < b->nfdes; i++) {
