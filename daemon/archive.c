@@ -1,5 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* archive.c - write a window's profiles and metadata atomically (temporary name, fsync, rename) */
+/*
+ * archive.c - write a window's profiles and metadata atomically (temporary name, fsync, rename)
+ *
+ * A window becomes files under OUTPUT/YYYY-MM-DD/ (a snapshot under OUTPUT/snapshots/):
+ * for each non-empty profile kind a .folded.gz, a .pb.gz (pprof) and an .svg flame graph,
+ * and one .meta.json. Readers (ember merge, a shipper, a person) must never see half a
+ * window, and a crash or a full disk must never leave one behind. So each file is written
+ * under a hidden temporary name, fsynced, and renamed into place, then the directory is
+ * fsynced; the files committed so far form a transaction, and when any file fails (ENOSPC)
+ * the ones already renamed are removed again: a window is on disk whole or not at all.
+ * archdir.c cleans the temporaries a crash left.
+ *
+ * Names come from the window's start time (a snapshot's from its end); a second window
+ * with the same stem (a clock set back) gets -2, -3... so nothing is ever overwritten.
+ * meta.json is written last and says what the window holds: period, collectors, samples
+ * and losses per kind, and how many frames were named.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +29,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "daemon/archive.h"
 #include "render/flamegraph.h"
 #include "render/pprof.h"
@@ -108,6 +124,11 @@ static int atomic_commit(struct atomic_file *af, int err)
 	return err;
 }
 
+/*
+ * Write f's lines, sorted by stack, gzip-compressed to a dup of fd: gzclose() closes the dup, and
+ * the caller still fsyncs and closes fd. Returns 0 or a negative errno (write errors such as ENOSPC
+ * keep their errno).
+ */
 static int gz_write_profile(int fd, struct folded *f)
 {
 	const struct folded_entry *e = folded_sorted(f);
@@ -284,6 +305,11 @@ static void json_safe(char *s)
 			*s = '_';
 }
 
+/*
+ * The first fields of meta.json: host, kernel release, whether it is a snapshot, the span in epoch
+ * seconds and UTC, frequency, collectors, and the share of frames named (1 when there were no
+ * frames).
+ */
 static void meta_header(struct sbuf *sb, const struct config *cfg, const struct window *w,
 			const struct archive_info *info)
 {
@@ -310,6 +336,10 @@ static void meta_header(struct sbuf *sb, const struct config *cfg, const struct 
 		  info->frames ? (double)info->named / (double)info->frames : 1.0);
 }
 
+/*
+ * Write STEM.meta.json within the transaction: the header, then the counts of each kind that has
+ * stacks, samples or losses. Returns 0 or a negative errno.
+ */
 static int write_meta(struct archive_txn *t, const struct window *w,
 		      const struct archive_info *info)
 {

@@ -11,7 +11,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "daemon/elfsyms.h"
+#include "symbolize/elfsyms.h"
 #include "symbolize/cfi.h"
 #include "tests/unit/harness.h"
 

@@ -3,8 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "render/diff.h"
+#include "render/fgattr.h"
 #include "render/fgnum.h"
 #include "render/fgsvg.h"
 #include "render/fgtree.h"
@@ -208,24 +209,21 @@ TEST(empty_profile_is_an_error_svg)
 	free(svg);
 }
 
-TEST(folded_and_diff_entry_points)
+TEST(folded_entry_point)
 {
-	struct folded *before = folded_new(), *after = folded_new();
+	struct folded *after = folded_new();
 	struct fg_opts o;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
 	fg_opts_init(&o);
-	folded_add(before, "a;b", 3, 10);
 	folded_add(after, "a;b", 3, 20);
 	folded_add(after, "a;c", 3, 5);
 	ASSERT_EQ_INT(flamegraph_write(after, &o, out), 0);
-	ASSERT_EQ_INT(flamegraph_write_diff(before, after, &o, out), 0);
 	fclose(out);
-	ASSERT_TRUE(strstr(buf, "<title>b (20 samples, 80.00%; +40.00%)</title>"));
+	ASSERT_TRUE(strstr(buf, "<title>b (20 samples, 80.00%)</title>"));
 	free(buf);
-	folded_free(before);
 	folded_free(after);
 }
 
@@ -285,4 +283,21 @@ TEST(diff_normalizes_and_strips_hex)
 	/* totals 10 and 20.5: int(7 * 20.5 / 10) = 14 */
 	ASSERT_EQ_STR(s, "a;0x...;b0xz 14 0.5\nc 6 20\n");
 	free(s);
+}
+
+/* Attributes repeated between the fields and g_extra, or with a namespace prefix, are dropped. */
+TEST(nameattr_never_repeats_or_prefixes_attributes)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct fg_attr_out out;
+
+	ASSERT_EQ_INT(
+		fg_attr_open(
+			&sb,
+			"id=a\tclass=k\tg_extra=id=\"b\" class=c foo:bar=1 x=1 x=2 data-y=\"2\"",
+			&out),
+		0);
+	ASSERT_EQ_STR(sb.buf, "<g id=\"a\" class=\"k\" x=\"1\" data-y=\"2\">");
+	fg_attr_release(&out);
+	sbuf_release(&sb);
 }
