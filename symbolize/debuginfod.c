@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <elfutils/debuginfod.h>
 
@@ -23,8 +24,11 @@
 /* After a failed lookup, no server is asked for this long. */
 #define DINFOD_BACKOFF_NS (60ull * 1000000000ull)
 
-/* Downloads larger than this are refused by the library (DEBUGINFOD_MAXSIZE). */
-#define DINFOD_MAX_BYTES "536870912"
+/*
+ * A debug file larger than this is not used. (libdebuginfod's own cap, DEBUGINFOD_MAXSIZE,
+ * leaks 8 KiB a lookup in elfutils 0.188: the download is bounded by the timeout instead.)
+ */
+#define DINFOD_MAX_BYTES (512LL << 20)
 
 /* The library's entry points, found at the first dinfod_new(). */
 static struct {
@@ -91,8 +95,7 @@ static int dinfod_setenv(const char *urls, const char *cache_dir, unsigned int t
 	snprintf(sec, sizeof(sec), "%u", timeout_sec);
 	if (setenv(DEBUGINFOD_URLS_ENV_VAR, urls, 1) ||
 	    setenv(DEBUGINFOD_CACHE_PATH_ENV_VAR, cache_dir, 1) ||
-	    setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, sec, 1) ||
-	    setenv(DEBUGINFOD_MAXSIZE_ENV_VAR, DINFOD_MAX_BYTES, 1))
+	    setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, sec, 1))
 		return -errno;
 	unsetenv(DEBUGINFOD_PROGRESS_ENV_VAR);
 	return 0;
@@ -146,6 +149,7 @@ int dinfod_find(struct dinfod *d, const uint8_t *id, size_t len)
 {
 	uint64_t h = htab_hash_bytes(id, len), now = dinfod_now_ns();
 	uint64_t *miss = &d->misses[h % DINFOD_MISSES];
+	struct stat st;
 	int fd;
 
 	if (!len || *miss == h || now < d->quiet_until_ns) {
@@ -155,12 +159,15 @@ int dinfod_find(struct dinfod *d, const uint8_t *id, size_t len)
 	d->st.asked++;
 	d->deadline_ns = now + d->timeout_ns;
 	fd = lib.find_debuginfo(d->client, id, (int)len, NULL);
-	if (fd >= 0) {
+	if (fd >= 0 && (fstat(fd, &st) || st.st_size > DINFOD_MAX_BYTES)) {
+		close(fd);
+		fd = -EFBIG;
+	} else if (fd >= 0) {
 		d->st.found++;
 		return fd;
 	}
-	/* A lookup abandoned at the deadline may also say -ENOENT: it failed. */
-	if (fd == -ENOENT && dinfod_now_ns() < d->deadline_ns) {
+	/* A lookup abandoned at the deadline may also say -ENOENT: it failed. Too big: a miss. */
+	if ((fd == -ENOENT && dinfod_now_ns() < d->deadline_ns) || fd == -EFBIG) {
 		d->st.missing++;
 		*miss = h;
 	} else {
