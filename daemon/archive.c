@@ -358,10 +358,10 @@ static int write_meta(struct archive_txn *t, const struct window *w,
 		sbuf_addf(&sb,
 			  "%s\n    \"%s\": { \"samples\": %" PRIu64 ", \"lost\": %" PRIu64
 			  ", \"stacks\": %zu, \"weight\": %" PRIu64 ", \"frames\": %" PRIu64
-			  ", \"named\": %" PRIu64 " }",
+			  ", \"named\": %" PRIu64 ", \"lost_stacks\": %" PRIu64 " }",
 			  first ? "" : ",", profile_kind_names[k], st->samples, st->lost,
 			  folded_count(w->profiles[k]), folded_total(w->profiles[k]), st->frames,
-			  st->named);
+			  st->named, st->lost_stacks);
 		first = 0;
 	}
 	err = sbuf_addstr(&sb, "\n  }\n}\n");
