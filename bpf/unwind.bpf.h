@@ -93,13 +93,6 @@ static __always_inline void unw_regs_from_pt(struct unw_regs *r, const struct pt
 #endif
 }
 
-/* x86-64 rt_sigframe: in gregs (at SP + cfa_off of a UNW_CFA_SIGNAL row), rbp is slot 10,
- * rsp 15, rip 16; one read of the seven slots from rbp on. */
-#define UNW_SIG_FIRST 10
-#define UNW_SIG_SP (15 - UNW_SIG_FIRST)
-#define UNW_SIG_IP (16 - UNW_SIG_FIRST)
-#define UNW_SIG_SLOTS 7
-
 /* A frame pointer can be followed: aligned, above the stack pointer, within 16 MB of it. */
 #define UNW_FP_SPAN (16u << 20)
 
@@ -191,16 +184,19 @@ static __always_inline int unw_step_fp(struct unw_walk *w)
 	return 0;
 }
 
-/* Registers saved by the kernel in a signal frame: the interrupted thread's own. */
+/*
+ * Registers saved by the kernel in a signal frame (x86-64 rt_sigframe, in the ucontext at
+ * SP): a UNW_CFA_SIGNAL row gives the slots of the interrupted SP (cfa_off), frame pointer
+ * (fp_off) and ip (ra_off) as offsets from SP, as the trampoline's CFI expressions do.
+ */
 static __always_inline int unw_step_signal(struct unw_walk *w, const struct unw_row *r)
 {
-	__u64 g[UNW_SIG_SLOTS];
+	__u64 sp = w->sp;
 
-	if (bpf_probe_read_user(g, sizeof(g), (void *)(w->sp + r->cfa_off + UNW_SIG_FIRST * 8)))
+	if (bpf_probe_read_user(&w->fp, 8, (void *)(sp + r->fp_off)) ||
+	    bpf_probe_read_user(&w->ip, 8, (void *)(sp + r->ra_off)) ||
+	    bpf_probe_read_user(&w->sp, 8, (void *)(sp + r->cfa_off)))
 		return -1;
-	w->fp = g[0];
-	w->sp = g[UNW_SIG_SP];
-	w->ip = g[UNW_SIG_IP];
 	w->exact = 1;
 	return 0;
 }
