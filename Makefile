@@ -51,7 +51,8 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
 COLLAPSE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard collapse/*.c))
 RENDER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard render/*.c))
 DAEMON_MAINS := daemon/main.c daemon/ember.c
-DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c)))
+DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c \
+	daemon/collect/*.c)))
 LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 # Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
@@ -74,7 +75,7 @@ deps:
 deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/daemon/collect $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
 $(OUTPUT)/workloads $(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
@@ -106,6 +107,11 @@ $(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h render/*.js collapse/*.h)
 
 $(OUTPUT)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h render/*.h collapse/*.h bpf/*.h) $(SKELS) \
 		| $(OUTPUT)/daemon
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/daemon/collect/%.o: daemon/collect/%.c $(wildcard daemon/*.h daemon/collect/*.h \
+		symbolize/*.h collapse/*.h bpf/*.h) $(SKELS) | $(OUTPUT)/daemon/collect
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
@@ -226,7 +232,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8 \
 		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
-FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h collapse/*.c collapse/*.h \
+FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h daemon/collect/*.[ch] collapse/*.c collapse/*.h \
 	render/*.c render/*.h tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)

@@ -158,7 +158,7 @@ static __always_inline const struct unw_row *unw_lookup(struct unw_walk *w, __u3
 	if (!m || m->table_id == UNW_TABLE_NONE)
 		return NULL;
 	t = bpf_map_lookup_elem(&unw_tables, &m->table_id);
-	if (!t || t->nrows == 0)
+	if (!t || t->nrows == 0 || t->gen != m->table_gen)
 		return NULL;
 	/* A return address may be just past its call's function: look up the call. */
 	elf = w->ip - m->bias - (w->exact ? 0 : 1);
