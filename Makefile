@@ -53,7 +53,8 @@ RENDER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard render/*.c))
 DAEMON_MAINS := daemon/main.c daemon/ember.c
 DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c \
 	daemon/collect/*.c)))
-LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
+SYMBOLIZE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard symbolize/*.c))
+LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/libsymbolize.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 # Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
 UNIT_TESTS += $(patsubst tests/fuzz/crashers/%,$(OUTPUT)/tests/test_replay_%,$(wildcard tests/fuzz/crashers/*))
@@ -75,7 +76,8 @@ deps:
 deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/daemon/collect $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/daemon/collect $(OUTPUT)/collapse \
+$(OUTPUT)/render $(OUTPUT)/symbolize $(OUTPUT)/tests \
 $(OUTPUT)/workloads $(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
@@ -105,6 +107,10 @@ $(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h render/*.js collapse/*.h)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+$(OUTPUT)/symbolize/%.o: symbolize/%.c $(wildcard symbolize/*.h bpf/unwind.h) | $(OUTPUT)/symbolize
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
 $(OUTPUT)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h render/*.h collapse/*.h bpf/*.h) $(SKELS) \
 		| $(OUTPUT)/daemon
 	$(call msg,CC,$@)
@@ -118,6 +124,7 @@ $(OUTPUT)/daemon/collect/%.o: daemon/collect/%.c $(wildcard daemon/*.h daemon/co
 $(OUTPUT)/libcollapse.a: $(COLLAPSE_OBJS)
 $(OUTPUT)/librender.a: $(RENDER_OBJS)
 $(OUTPUT)/libdaemon.a: $(DAEMON_OBJS)
+$(OUTPUT)/libsymbolize.a: $(SYMBOLIZE_OBJS)
 $(OUTPUT)/lib%.a: | $(OUTPUT)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(if $^,ar rcs $@ $^,printf '!<arch>\n' > $@)
@@ -154,6 +161,13 @@ $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
 $(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms $(OUTPUT)/tests/test_debuginfod: $(OUTPUT)/fixtures/sym/stamp
 $(OUTPUT)/tests/test_addr2line: $(OUTPUT)/workloads/inlined
 
+# Unwind-table fixtures: plain gcc -O2, as distributions build (tests/fixtures/cfi/build.sh).
+$(OUTPUT)/fixtures/cfi/stamp: $(wildcard tests/fixtures/cfi/*)
+	$(call msg,FIXTURE,$(@D))
+	$(Q)tests/fixtures/cfi/build.sh $(abspath tests/fixtures/cfi) $(abspath $(@D))
+
+$(OUTPUT)/tests/test_cfi: $(OUTPUT)/fixtures/cfi/stamp
+
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.
 $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
@@ -162,8 +176,9 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 
 # Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
 FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c \
-	daemon/inlines.c
-$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c) \
+	daemon/inlines.c symbolize/cfi.c
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c \
+		symbolize/*.[ch]) \
 		| $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
@@ -232,8 +247,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8 \
 		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
-FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h daemon/collect/*.[ch] collapse/*.c collapse/*.h \
-	render/*.c render/*.h tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)
+FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h daemon/collect/*.[ch] \
+	collapse/*.c collapse/*.h render/*.c render/*.h symbolize/*.c symbolize/*.h tests/unit/*.c \
+	tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)
 

@@ -214,7 +214,7 @@ static __always_inline int unw_step_row(struct unw_walk *w, const struct unw_row
 		cfa = w->fp + r->cfa_off;
 		break;
 	case UNW_CFA_PLT:
-		cfa = w->sp + r->cfa_off + ((pc & 15) >= 11 ? 8 : 0);
+		cfa = w->sp + r->cfa_off + ((pc & 15) >= (__u32)r->fp_off ? 8 : 0);
 		break;
 	default:
 		return -1;
