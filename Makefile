@@ -174,6 +174,11 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
+# ...except nofp: built as distributions build, gcc -O2 and no frame pointers (t140).
+$(OUTPUT)/workloads/nofp: tests/workloads/nofp.c | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
+
 # Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
 FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c \
 	daemon/inlines.c symbolize/cfi.c
