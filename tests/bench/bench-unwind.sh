@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # bench-unwind.sh - BPF cost per sample of the user-stack walk: unwind tables (--unwind dwarf)
 # against frame pointers (--unwind fp) and bpftrace's frame-pointer ustack, on two workloads
-# without frame pointers: tests/workloads/nofp (gcc -O2, ~8 frames) and python3 (~15 frames).
+# without frame pointers: tests/workloads/nofp (gcc -O2, ~8 frames) and python3 (~15 frames),
+# and one with them, where the frame-pointer walk is whole too: tests/workloads/staircase.
+# ONLY="nofp python3 staircase" chooses among them.
 #
 # Each tool profiles the running workload alone (-p, HZ per CPU) for SECS after WARM seconds,
 # ROUNDS times in alternating order. Per run: the run time of exactly the tool's own perf_event
@@ -16,6 +18,7 @@ HZ=${HZ:-999}
 WARM=${WARM:-3}
 SECS=${SECS:-15}
 ROUNDS=${ROUNDS:-3}
+ONLY=${ONLY:-nofp python3 staircase}
 TMP=$(mktemp -d /tmp/ember-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "bench-unwind: needs root"; exit 0; }
@@ -54,9 +57,11 @@ samples_of() {
 bench() { # bench NAME COMMAND...: every tool on one workload
 	local name=$1 wl t r order=$tools
 	shift
+	case " $ONLY " in *" $name "*) ;; *) return 0 ;; esac
 	"$@" >/dev/null 2>&1 &
 	wl=$!
 	sleep 1
+	kill -0 "$wl" 2>/dev/null || { echo "$name: the workload did not start: $*"; return 0; }
 	for r in $(seq 1 "$ROUNDS"); do
 		for t in $order; do
 			start_tool "$t" "$wl"
@@ -97,4 +102,5 @@ def work(n):
     return sum(i * i for i in range(n))
 while True:
     work(10000)'
+bench staircase "$B/workloads/staircase" 100000
 sysctl -qw kernel.bpf_stats_enabled=0
