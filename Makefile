@@ -155,6 +155,11 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
+# ...except nofp: built as distributions build, gcc -O2 and no frame pointers (t140).
+$(OUTPUT)/workloads/nofp: tests/workloads/nofp.c | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
+
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(FUZZ_SRCS) $(ALL_HEADERS) | $(OUTPUT)/fuzz
