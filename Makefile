@@ -148,6 +148,11 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
+# Workloads named nofp_* are built as distributions build: gcc -O2, no frame pointers.
+$(OUTPUT)/workloads/nofp_%: tests/workloads/nofp_%.c | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)gcc -O2 -g $< -o $@ -lpthread -lm
+
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(FUZZ_SRCS) $(ALL_HEADERS) | $(OUTPUT)/fuzz
