@@ -155,10 +155,11 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
-# Workloads named nofp_* are built as distributions build: gcc -O2, no frame pointers.
-$(OUTPUT)/workloads/nofp_%: tests/workloads/nofp_%.c | $(OUTPUT)/workloads
+# ...except nofp*: built as distributions build, gcc -O2 and no frame pointers (t140, t150).
+$(OUTPUT)/workloads/nofp $(OUTPUT)/workloads/nofp_offcpu: $(OUTPUT)/workloads/%: tests/workloads/%.c \
+		| $(OUTPUT)/workloads
 	$(call msg,CC,$@)
-	$(Q)gcc -O2 -g $< -o $@ -lpthread -lm
+	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
 
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)

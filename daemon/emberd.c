@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <linux/types.h>
 
+#include "bpf/common.h"
 #include "daemon/answer.h"
 #include "daemon/control.h"
 #include "daemon/emberd.h"
@@ -27,6 +29,25 @@ static void raise_memlock(void)
 
 	if (setrlimit(RLIMIT_MEMLOCK, &r))
 		log_debug("cannot raise RLIMIT_MEMLOCK: %s, ignoring", strerror(errno));
+}
+
+/* Unwind tables unless --unwind fp; with auto, frame pointers when they cannot be had. */
+static int start_unwind(struct emberd *d)
+{
+	if (d->cfg.unwind_mode == UNWIND_FP)
+		return 0;
+	d->unwind = unwind_new(&d->cfg);
+	if (!d->unwind && d->cfg.unwind_mode == UNWIND_DWARF)
+		return -errno;
+	if (!d->unwind) {
+		log_warn("user stacks from frame pointers only");
+		return 0;
+	}
+	procs_set_listener(d->procs, unwind_note, d->unwind);
+	/* The processes chosen with -p have tables before their first sample. */
+	for (size_t i = 0; i < d->cfg.npids; i++)
+		unwind_note(d->unwind, EMBER_PROC_NEW, d->cfg.pids[i]);
+	return 0;
 }
 
 int emberd_start(struct emberd *d)
@@ -53,6 +74,9 @@ int emberd_start(struct emberd *d)
 	d->procs = procs_new(d->sym);
 	if (!d->procs)
 		return -errno;
+	err = start_unwind(d);
+	if (err)
+		return err;
 	d->win = window_new(0);
 	if (!d->win)
 		return -ENOMEM;
@@ -70,7 +94,7 @@ int emberd_start(struct emberd *d)
 
 void emberd_start_collectors(struct emberd *d, unsigned int mask)
 {
-	struct collector_ctx ctx = { &d->cfg, d->sym, d->procs };
+	struct collector_ctx ctx = { &d->cfg, d->sym, d->procs, d->unwind };
 
 	for (size_t i = 0; i < sizeof(collector_table) / sizeof(collector_table[0]); i++) {
 		struct collector *c;
@@ -134,6 +158,10 @@ void emberd_stop(struct emberd *d)
 	d->metrics = NULL;
 	window_free(d->win);
 	d->win = NULL;
+	if (d->procs)
+		procs_set_listener(d->procs, NULL, NULL);
+	unwind_free(d->unwind);
+	d->unwind = NULL;
 	procs_free(d->procs);
 	d->procs = NULL;
 	symbolizer_free(d->sym);
