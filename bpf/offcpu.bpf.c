@@ -214,6 +214,7 @@ static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf)
 		stat_inc(&stats, OFFCPU_STAT_USTACK_ERR);
 		return STACK_ID_LOST;
 	}
+	stat_inc(&stats, OFFCPU_STAT_UNW_WALKS);
 	for (int i = 0; i < 4; i++)
 		if (s->flags & (1u << i))
 			stat_inc(&stats, OFFCPU_STAT_UNW_COMPLETE + i);

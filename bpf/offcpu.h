@@ -45,10 +45,11 @@ enum offcpu_stat {
 	OFFCPU_STAT_KSTACK_ERR, /* kernel stack not captured */
 	OFFCPU_STAT_USTACK_ERR, /* user stack not captured */
 	OFFCPU_STAT_WAKER_ERR,  /* waker stacks not captured */
-	/* With DWARF unwinding, sleepers' user stacks by outcome, in the order of UNW_F_*: */
+	/* With DWARF unwinding, sleepers' user stacks walked, and by outcome (UNW_F_* order): */
+	OFFCPU_STAT_UNW_WALKS,
 	OFFCPU_STAT_UNW_COMPLETE, /* reached the end of the stack (UNW_F_COMPLETE) */
 	OFFCPU_STAT_UNW_CUT,      /* cut at MAX_STACK_DEPTH (UNW_F_CUT) */
-	OFFCPU_STAT_UNW_FP,       /* some frame-pointer steps: addresses without a table (UNW_F_FP) */
+	OFFCPU_STAT_UNW_FP,       /* frame-pointer steps at addresses without a table (UNW_F_FP) */
 	OFFCPU_STAT_UNW_NO_PROC,  /* the process's tables were not loaded yet (UNW_F_NO_PROC) */
 	OFFCPU_STAT_MAX,
 };

@@ -4,10 +4,12 @@
  * (gcc -O2, no frame pointers): nap_in_nanosleep() sleeps 10 ms in nanosleep(),
  * read_in_pipe() blocks in read() on a pipe that writer_thread() writes every 20 ms,
  * lock_in_mutex() blocks in pthread_mutex_lock() while holder_thread() holds the mutex
- * for 20 ms; N times each. The threads start after DELAY ms (a profiler attached
- * meanwhile has the unwind tables ready). At exit it prints the wall time each named
- * function spent, in microseconds: "nap_in_nanosleep us 2001234".
- * Usage: nofp_offcpu [N=100 [DELAY_MS=0]]
+ * for 20 ms; N times each. Given GO_FILE, the main thread naps 10 ms at a time in
+ * warm_up() until that file exists, and only then starts the threads: a profiler sees the
+ * process block, loads its unwind tables, and tells by a whole warm_up() stack that it is
+ * ready. At exit it prints the wall time each named function spent blocked, in
+ * microseconds: "nap_in_nanosleep us 1001234".
+ * Usage: nofp_offcpu [N=100 [GO_FILE]]
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@ static int rounds = 100;
 static int pipefd[2], turn[2];
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static long long nap_us, read_us, lock_us;
+static volatile int warm_ups;
 
 static long long now_us(void)
 {
@@ -68,6 +71,15 @@ NAMED static void lock_in_mutex(void)
 		exit(1);
 	lock_us += now_us() - t0;
 	pthread_mutex_unlock(&mutex);
+}
+
+NAMED static void warm_up(void)
+{
+	struct timespec ts = { 0, 10 * 1000000 };
+
+	if (nanosleep(&ts, NULL))
+		exit(1);
+	warm_ups++;
 }
 
 static void *sleeper_thread(void *arg)
@@ -134,11 +146,11 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		rounds = atoi(argv[1]);
 	if (rounds < 1 || pipe(pipefd) || pipe(turn)) {
-		fprintf(stderr, "usage: nofp_offcpu [ROUNDS>=1 [DELAY_MS]]\n");
+		fprintf(stderr, "usage: nofp_offcpu [ROUNDS>=1 [GO_FILE]]\n");
 		return 2;
 	}
-	if (argc > 2)
-		nap(atol(argv[2]));
+	while (argc > 2 && access(argv[2], F_OK))
+		warm_up();
 	for (int i = 0; i < 5; i++)
 		pthread_create(&t[i], NULL, fns[i], NULL);
 	for (int i = 0; i < 5; i++)
