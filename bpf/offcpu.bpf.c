@@ -199,28 +199,34 @@ static __always_inline void count_block(const struct offcpu_key *key, __u32 buf,
 
 /*
  * The current task's user stack walked with the unwind tables, from the user registers it
- * saved on entering the kernel (it is in a system call or about to leave one).
+ * saved on entering the kernel (a sleeper in a system call or about to leave one, a waker
+ * in its system call or interrupted). err_slot counts a stack not stored; a sleeper's walk
+ * is counted by outcome (a waker may be any task an interrupt found running).
  */
-static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf)
+static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf, bool sleeper, __u32 err_slot)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct unw_scratch *s;
 	struct unw_regs r;
 	__u32 id;
 
+	if (cur->flags & PF_KTHREAD)
+		return STACK_ID_NONE;
 	unw_regs_from_pt(&r, (const struct pt_regs *)bpf_task_pt_regs(cur));
 	s = unwind_user(pid, &r);
 	if (!s) {
-		stat_inc(&stats, OFFCPU_STAT_USTACK_ERR);
+		stat_inc(&stats, err_slot);
 		return STACK_ID_LOST;
 	}
-	stat_inc(&stats, OFFCPU_STAT_UNW_WALKS);
-	for (int i = 0; i < 4; i++)
-		if (s->flags & (1u << i))
-			stat_inc(&stats, OFFCPU_STAT_UNW_COMPLETE + i);
+	if (sleeper) {
+		stat_inc(&stats, OFFCPU_STAT_UNW_WALKS);
+		for (int i = 0; i < 4; i++)
+			if (s->flags & (1u << i))
+				stat_inc(&stats, OFFCPU_STAT_UNW_COMPLETE + i);
+	}
 	id = unwind_store(buf ? (void *)&ustacks1 : (void *)&ustacks0, s);
 	if (id == STACK_ID_LOST)
-		stat_inc(&stats, OFFCPU_STAT_USTACK_ERR);
+		stat_inc(&stats, err_slot);
 	return id;
 }
 
@@ -228,7 +234,8 @@ static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf)
 static __always_inline void flush_pending(void *ctx, struct task_info *t)
 {
 	if (unwind_dwarf)
-		t->key.ustack_id = user_stack_dwarf(t->key.pid, t->buf);
+		t->key.ustack_id =
+			user_stack_dwarf(t->key.pid, t->buf, true, OFFCPU_STAT_USTACK_ERR);
 	else
 		t->key.ustack_id =
 			stack_id(bpf_get_stackid(ctx, stacks_of(t->buf), BPF_F_USER_STACK),
@@ -322,9 +329,14 @@ int BPF_PROG(offcpu_wakeup, struct task_struct *p)
 	/* Skip this program's frame and the tracepoint's (bpf_trace_run1). */
 	t->key.waker_kstack_id =
 		stack_id(bpf_get_stackid(ctx, stacks_of(buf), 2), OFFCPU_STAT_WAKER_ERR);
-	t->key.waker_ustack_id = stack_id(bpf_get_stackid(ctx, stacks_of(buf), BPF_F_USER_STACK),
-					  OFFCPU_STAT_WAKER_ERR);
 	t->key.waker_pid = bpf_get_current_pid_tgid() >> 32;
+	if (unwind_dwarf)
+		t->key.waker_ustack_id =
+			user_stack_dwarf(t->key.waker_pid, buf, false, OFFCPU_STAT_WAKER_ERR);
+	else
+		t->key.waker_ustack_id =
+			stack_id(bpf_get_stackid(ctx, stacks_of(buf), BPF_F_USER_STACK),
+				 OFFCPU_STAT_WAKER_ERR);
 	bpf_get_current_comm(t->key.waker_comm, sizeof(t->key.waker_comm));
 	t->waker_buf = buf;
 	t->has_waker = 1;

@@ -26,7 +26,7 @@ struct offcpu_key {
 	__u32 kstack_id;       /* in kstacksN, STACK_ID_NONE / STACK_ID_LOST when absent */
 	__u32 ustack_id;       /* in stacksN, or in ustacksN when unwound with tables */
 	__u32 waker_kstack_id; /* in stacksN; STACK_ID_NONE without --offcpu-waker */
-	__u32 waker_ustack_id;
+	__u32 waker_ustack_id; /* as ustack_id */
 	__u32 waker_pid;
 	__u32 pad;
 	char comm[TASK_COMM_LEN];

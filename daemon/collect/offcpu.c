@@ -19,7 +19,7 @@ struct offcpu {
 	const struct config *cfg;
 	struct symbolizer *sym;
 	struct offcpu_bpf *skel;
-	int dwarf; /* sleepers' user stacks from the unwind tables, in ustacks0/1 */
+	int dwarf; /* user stacks from the unwind tables, in ustacks0/1 */
 	uint64_t stats_seen[OFFCPU_STAT_MAX]; /* totals already reported */
 	struct sbuf line, waker;
 };
@@ -27,7 +27,7 @@ struct offcpu {
 struct drain_ctx {
 	struct offcpu *o;
 	int stacks_fd, kstacks_fd;
-	int ustacks_fd; /* sleepers' user stacks: ustacksN with tables, else stacks_fd */
+	int ustacks_fd; /* user stacks: ustacksN with tables, else stacks_fd */
 	struct window *w;
 };
 
@@ -38,7 +38,7 @@ static int add_waker(struct offcpu *o, const struct drain_ctx *d, const struct o
 	size_t end;
 	int err;
 
-	kmaps_read_stacks(&ks, k->waker_pid, k->waker_pid, k->waker_comm, d->stacks_fd,
+	kmaps_read_stacks(&ks, k->waker_pid, k->waker_pid, k->waker_comm, d->ustacks_fd,
 			  k->waker_ustack_id, d->stacks_fd, k->waker_kstack_id);
 	err = stack_fold(&o->waker, o->sym, PREFIX_COMM, &ks.s);
 	err = err ?: sbuf_addstr(&o->line, ";--");

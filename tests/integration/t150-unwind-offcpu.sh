@@ -5,7 +5,8 @@
 # (pthread_mutex_lock on a held mutex), 100 times each. With the unwind tables each
 # function's blocked time, as the workload measured it, is on a stack that runs from the
 # thread root (clone3;start_thread) through the function to the C library's wrapper, within
-# 10%. With --unwind fp the same time is counted but the functions are missing (the bug).
+# 10%. The reader's waker (--offcpu-waker) is write_to_pipe(), from its thread root too.
+# With --unwind fp the same time is counted but the functions are missing (the bug).
 . "$(dirname "$0")/lib.sh"
 require_bpf
 
@@ -48,7 +49,7 @@ CASES=(
 )
 
 check "emberd exits 0 after profiling with unwind tables" \
-	run_workload "$T_TMP/dw" tables_ready --unwind dwarf
+	run_workload "$T_TMP/dw" tables_ready --unwind dwarf --offcpu-waker
 offcpu_of "$T_TMP/dw" >"$T_TMP/off.folded"
 check "off-CPU user stacks by unwind tables" grep -q "user stacks by unwind tables" \
 	"$T_TMP/emberd.log"
@@ -69,9 +70,19 @@ rooted=$(weight "${threads}[^;]*clone[^;]*;start_thread;")
 echo "blocked time of the threads: $all us, $rooted us of it on stacks from the thread root"
 check "the threads' stacks reach the thread root: $rooted of $all us (>= 99%)" \
 	test "$((rooted * 100))" -ge "$((all * 99))"
+# The waker's frames follow "--", leaf first: the kernel's, then the user's up to its root.
+# (A wakeup the kernel hands to an idle CPU is seen there, with no user frames: not counted.)
+m=$(measured read_in_pipe "$T_TMP/dw.txt")
+writes=$(weight "^reader;.*;read_in_pipe;.*;--;.*pipe_write_\[k\];")
+woken=$(weight "^reader;.*;read_in_pipe;.*;--;.*pipe_write_\[k\];.*;[^;]*write[^;]*;write_to_pipe;writer_thread;start_thread;[^;]*clone[^;]*;writer ")
+echo "read_in_pipe: $writes us woken by a pipe write, $woken us of it by write_to_pipe from its root"
+check "read_in_pipe woken by pipe writes most of its $m us (got $writes us)" \
+	test "$((writes * 2))" -ge "$m"
+check "the pipe writes are write_to_pipe's, from the writer's thread root: $woken of $writes us" \
+	test "$((woken * 100))" -ge "$((writes * 99))"
 main=$(weight '^nofp_offcpu;_start;[^;]*libc_start[^;]*;.*main;')
 check "the main thread's stacks reach _start ($main us)" test "$main" -gt 0
-# The log's walk counts: walked, complete, cut.
+# The log's counts of the sleepers' walks: walked, complete, cut.
 read -r walked complete cut <<<"$(awk '/off-CPU: user stacks: / { for (i = 2; i <= NF; i++) {
 		if ($i == "walked,") w += $(i - 1)
 		if ($i == "complete,") c += $(i - 1)
@@ -82,7 +93,7 @@ check "walks counted: $complete of $walked complete (>= 99%), $cut cut" \
 
 # Frame pointers: the same time, but the walk skips the function that blocked.
 ready_now() { :; }
-check "emberd exits 0 with --unwind fp" run_workload "$T_TMP/fp" ready_now --unwind fp
+check "emberd exits 0 with --unwind fp" run_workload "$T_TMP/fp" ready_now --unwind fp --offcpu-waker
 offcpu_of "$T_TMP/fp" >"$T_TMP/off.folded"
 check "off-CPU user stacks by frame pointers" grep -q "user stacks by frame pointers" \
 	"$T_TMP/emberd.log"
@@ -97,4 +108,7 @@ for c in "${CASES[@]}"; do
 	check "--unwind fp: $fn is missing from its stacks ($named us under it)" \
 		test "$((named * 10))" -lt "$m"
 done
+woken=$(weight "^reader;.*;--;.*;write_to_pipe;")
+check "--unwind fp: write_to_pipe is missing from the waker's stacks ($woken us under it)" \
+	test "$((woken * 10))" -lt "$(measured read_in_pipe "$T_TMP/fp.txt")"
 finish

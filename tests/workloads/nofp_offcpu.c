@@ -2,7 +2,7 @@
 /*
  * nofp_offcpu.c - threads that block in named functions, built like a distribution builds
  * (gcc -O2, no frame pointers): nap_in_nanosleep() sleeps 10 ms in nanosleep(),
- * read_in_pipe() blocks in read() on a pipe that writer_thread() writes every 20 ms,
+ * read_in_pipe() blocks in read() on a pipe that write_to_pipe() writes every 20 ms,
  * lock_in_mutex() blocks in pthread_mutex_lock() while holder_thread() holds the mutex
  * for 20 ms; N times each. Given GO_FILE, the main thread naps 10 ms at a time in
  * warm_up() until that file exists, and only then starts the threads: a profiler sees the
@@ -25,7 +25,7 @@ static int rounds = 100;
 static int pipefd[2], turn[2];
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static long long nap_us, read_us, lock_us;
-static volatile int warm_ups;
+static volatile int warm_ups, writes;
 
 static long long now_us(void)
 {
@@ -82,6 +82,13 @@ NAMED static void warm_up(void)
 	warm_ups++;
 }
 
+NAMED static void write_to_pipe(void)
+{
+	if (write(pipefd[1], "x", 1) != 1)
+		exit(1);
+	writes++;
+}
+
 static void *sleeper_thread(void *arg)
 {
 	prctl(PR_SET_NAME, "sleeper");
@@ -103,8 +110,7 @@ static void *writer_thread(void *arg)
 	prctl(PR_SET_NAME, "writer");
 	for (int i = 0; i < rounds; i++) {
 		nap(20);
-		if (write(pipefd[1], "x", 1) != 1)
-			exit(1);
+		write_to_pipe();
 	}
 	return NULL;
 }
