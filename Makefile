@@ -155,8 +155,9 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
-# ...except nofp: built as distributions build, gcc -O2 and no frame pointers (t140).
-$(OUTPUT)/workloads/nofp: tests/workloads/nofp.c | $(OUTPUT)/workloads
+# ...except nofp*: built as distributions build, gcc -O2 and no frame pointers (t140, t150).
+$(OUTPUT)/workloads/nofp $(OUTPUT)/workloads/nofp_offcpu: $(OUTPUT)/workloads/%: tests/workloads/%.c \
+		| $(OUTPUT)/workloads
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
 

@@ -9,6 +9,7 @@
 #include "bpf/maps.bpf.h"
 #include "bpf/pids.bpf.h"
 #include "bpf/procs.bpf.h"
+#include "bpf/unwind.bpf.h"
 
 #define PF_KTHREAD 0x00200000
 
@@ -16,6 +17,8 @@ const volatile __u64 min_ns = 1000000;
 const volatile __u64 max_ns = ~0ULL;
 const volatile __u32 state_mask = OFFCPU_STATE_INTERRUPTIBLE | OFFCPU_STATE_UNINTERRUPTIBLE;
 const volatile __u32 threads = 0; /* 0: all, else OFFCPU_THREADS_* */
+/* Sleepers' user stacks from the unwind tables (unwind.bpf.h) rather than frame pointers. */
+const volatile bool unwind_dwarf = false;
 
 /* Double-buffered like oncpu.bpf.c: the daemon flips `active` and drains the other buffer. */
 volatile __u32 active;
@@ -44,9 +47,18 @@ struct kstacks_map {
 	__type(value, struct offcpu_kstack);
 };
 
+/* Sleepers' user stacks walked by unwind_user(), stored by unwind_store(); 1 entry when unused. */
+struct ustacks_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, OFFCPU_MAX_STACKS);
+	__type(key, __u32);
+	__type(value, __u64[MAX_STACK_DEPTH]);
+};
+
 struct counts_map counts0 SEC(".maps"), counts1 SEC(".maps");
 struct stacks_map stacks0 SEC(".maps"), stacks1 SEC(".maps");
 struct kstacks_map kstacks0 SEC(".maps"), kstacks1 SEC(".maps");
+struct ustacks_map ustacks0 SEC(".maps"), ustacks1 SEC(".maps");
 
 /* Per thread, freed with it: the switch-out time, and a block waiting for its user stack. */
 struct task_info {
@@ -185,11 +197,49 @@ static __always_inline void count_block(const struct offcpu_key *key, __u32 buf,
 	stat_inc(&stats, OFFCPU_STAT_BLOCKS);
 }
 
+/*
+ * The current task's user stack walked with the unwind tables, from the user registers it
+ * saved on entering the kernel (a sleeper in a system call or about to leave one, a waker
+ * in its system call or interrupted). err_slot counts a stack not stored; a sleeper's walk
+ * is counted by outcome (a waker may be any task an interrupt found running).
+ */
+static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf, bool sleeper, __u32 err_slot)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct unw_scratch *s;
+	struct unw_regs r;
+	__u32 id;
+
+	if (cur->flags & PF_KTHREAD)
+		return STACK_ID_NONE;
+	unw_regs_from_pt(&r, (const struct pt_regs *)bpf_task_pt_regs(cur));
+	s = unwind_user(pid, &r);
+	if (!s) {
+		stat_inc(&stats, err_slot);
+		return STACK_ID_LOST;
+	}
+	if (sleeper) {
+		stat_inc(&stats, OFFCPU_STAT_UNW_WALKS);
+		for (int i = 0; i < 4; i++)
+			if (s->flags & (1u << i))
+				stat_inc(&stats, OFFCPU_STAT_UNW_COMPLETE + i);
+	}
+	id = unwind_store(buf ? (void *)&ustacks1 : (void *)&ustacks0, s);
+	if (id == STACK_ID_LOST)
+		stat_inc(&stats, err_slot);
+	return id;
+}
+
 /* Count the block waiting for t's user stack, taken now in t's own context. */
 static __always_inline void flush_pending(void *ctx, struct task_info *t)
 {
-	t->key.ustack_id = stack_id(bpf_get_stackid(ctx, stacks_of(t->buf), BPF_F_USER_STACK),
-				    OFFCPU_STAT_USTACK_ERR);
+	if (unwind_dwarf)
+		t->key.ustack_id =
+			user_stack_dwarf(t->key.pid, t->buf, true, OFFCPU_STAT_USTACK_ERR);
+	else
+		t->key.ustack_id =
+			stack_id(bpf_get_stackid(ctx, stacks_of(t->buf), BPF_F_USER_STACK),
+				 OFFCPU_STAT_USTACK_ERR);
 	count_block(&t->key, t->buf, t->pending_ns);
 	t->pending_ns = 0;
 	procs_note(t->key.pid);
@@ -285,9 +335,14 @@ int BPF_PROG(offcpu_wakeup, struct task_struct *p)
 	/* Skip this program's frame and the tracepoint's (bpf_trace_run1). */
 	t->key.waker_kstack_id =
 		stack_id(bpf_get_stackid(ctx, stacks_of(buf), 2), OFFCPU_STAT_WAKER_ERR);
-	t->key.waker_ustack_id = stack_id(bpf_get_stackid(ctx, stacks_of(buf), BPF_F_USER_STACK),
-					  OFFCPU_STAT_WAKER_ERR);
 	t->key.waker_pid = bpf_get_current_pid_tgid() >> 32;
+	if (unwind_dwarf)
+		t->key.waker_ustack_id =
+			user_stack_dwarf(t->key.waker_pid, buf, false, OFFCPU_STAT_WAKER_ERR);
+	else
+		t->key.waker_ustack_id =
+			stack_id(bpf_get_stackid(ctx, stacks_of(buf), BPF_F_USER_STACK),
+				 OFFCPU_STAT_WAKER_ERR);
 	bpf_get_current_comm(t->key.waker_comm, sizeof(t->key.waker_comm));
 	t->waker_buf = buf;
 	t->has_waker = 1;

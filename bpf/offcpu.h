@@ -24,9 +24,9 @@ struct offcpu_key {
 	__u32 pid; /* thread group id */
 	__u32 tid;
 	__u32 kstack_id;       /* in kstacksN, STACK_ID_NONE / STACK_ID_LOST when absent */
-	__u32 ustack_id;       /* in stacksN */
+	__u32 ustack_id;       /* in stacksN, or in ustacksN when unwound with tables */
 	__u32 waker_kstack_id; /* in stacksN; STACK_ID_NONE without --offcpu-waker */
-	__u32 waker_ustack_id;
+	__u32 waker_ustack_id; /* as ustack_id */
 	__u32 waker_pid;
 	__u32 pad;
 	char comm[TASK_COMM_LEN];
@@ -45,6 +45,12 @@ enum offcpu_stat {
 	OFFCPU_STAT_KSTACK_ERR, /* kernel stack not captured */
 	OFFCPU_STAT_USTACK_ERR, /* user stack not captured */
 	OFFCPU_STAT_WAKER_ERR,  /* waker stacks not captured */
+	/* With DWARF unwinding, sleepers' user stacks walked, and by outcome (UNW_F_* order): */
+	OFFCPU_STAT_UNW_WALKS,
+	OFFCPU_STAT_UNW_COMPLETE, /* reached the end of the stack (UNW_F_COMPLETE) */
+	OFFCPU_STAT_UNW_CUT,      /* cut at MAX_STACK_DEPTH (UNW_F_CUT) */
+	OFFCPU_STAT_UNW_FP,       /* frame-pointer steps at addresses without a table (UNW_F_FP) */
+	OFFCPU_STAT_UNW_NO_PROC,  /* the process's tables were not loaded yet (UNW_F_NO_PROC) */
 	OFFCPU_STAT_MAX,
 };
 

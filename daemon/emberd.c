@@ -6,8 +6,8 @@
 #include <sys/resource.h>
 #include <linux/types.h>
 
-#include "daemon/answer.h"
 #include "bpf/common.h"
+#include "daemon/answer.h"
 #include "daemon/control.h"
 #include "daemon/emberd.h"
 #include "daemon/metrics.h"

@@ -19,6 +19,7 @@ struct offcpu {
 	const struct config *cfg;
 	struct symbolizer *sym;
 	struct offcpu_bpf *skel;
+	int dwarf; /* user stacks from the unwind tables, in ustacks0/1 */
 	uint64_t stats_seen[OFFCPU_STAT_MAX]; /* totals already reported */
 	struct sbuf line, waker;
 };
@@ -26,6 +27,7 @@ struct offcpu {
 struct drain_ctx {
 	struct offcpu *o;
 	int stacks_fd, kstacks_fd;
+	int ustacks_fd; /* user stacks: ustacksN with tables, else stacks_fd */
 	struct window *w;
 };
 
@@ -36,7 +38,7 @@ static int add_waker(struct offcpu *o, const struct drain_ctx *d, const struct o
 	size_t end;
 	int err;
 
-	kmaps_read_stacks(&ks, k->waker_pid, k->waker_pid, k->waker_comm, d->stacks_fd,
+	kmaps_read_stacks(&ks, k->waker_pid, k->waker_pid, k->waker_comm, d->ustacks_fd,
 			  k->waker_ustack_id, d->stacks_fd, k->waker_kstack_id);
 	err = stack_fold(&o->waker, o->sym, PREFIX_COMM, &ks.s);
 	err = err ?: sbuf_addstr(&o->line, ";--");
@@ -59,7 +61,7 @@ static int fold_key(void *arg, const void *key, uint64_t ns)
 	struct kmaps_stacks ks;
 	int err;
 
-	kmaps_read_stacks(&ks, k->pid, k->tid, k->comm, d->stacks_fd, k->ustack_id, d->kstacks_fd,
+	kmaps_read_stacks(&ks, k->pid, k->tid, k->comm, d->ustacks_fd, k->ustack_id, d->kstacks_fd,
 			  k->kstack_id);
 	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &ks.s, &d->w->stats[KIND_OFFCPU],
 				 ns / 1000);
@@ -89,6 +91,15 @@ static void report_stats(struct offcpu *o, struct window *w)
 			  (unsigned long long)delta[OFFCPU_STAT_KSTACK_ERR],
 			  (unsigned long long)delta[OFFCPU_STAT_USTACK_ERR],
 			  (unsigned long long)delta[OFFCPU_STAT_WAKER_ERR]);
+	if (o->dwarf)
+		log_debug(
+			"off-CPU: user stacks: %llu walked, %llu complete, %llu cut at %d frames, "
+			"%llu with frame-pointer steps, %llu before their tables",
+			(unsigned long long)delta[OFFCPU_STAT_UNW_WALKS],
+			(unsigned long long)delta[OFFCPU_STAT_UNW_COMPLETE],
+			(unsigned long long)delta[OFFCPU_STAT_UNW_CUT], MAX_STACK_DEPTH,
+			(unsigned long long)delta[OFFCPU_STAT_UNW_FP],
+			(unsigned long long)delta[OFFCPU_STAT_UNW_NO_PROC]);
 }
 
 static int offcpu_drain(struct collector *c, struct window *w)
@@ -100,14 +111,20 @@ static int offcpu_drain(struct collector *c, struct window *w)
 		.o = o,
 		.stacks_fd = bpf_map__fd(idle ? skel->maps.stacks1 : skel->maps.stacks0),
 		.kstacks_fd = bpf_map__fd(idle ? skel->maps.kstacks1 : skel->maps.kstacks0),
+		.ustacks_fd = bpf_map__fd(idle ? skel->maps.ustacks1 : skel->maps.ustacks0),
 		.w = w,
 	};
 	int err;
+
+	if (!o->dwarf)
+		d.ustacks_fd = d.stacks_fd;
 
 	err = kmaps_drain(bpf_map__fd(idle ? skel->maps.counts1 : skel->maps.counts0),
 			  sizeof(struct offcpu_key), fold_key, &d);
 	kmaps_clear(d.stacks_fd);
 	kmaps_clear(d.kstacks_fd);
+	if (o->dwarf)
+		kmaps_clear(d.ustacks_fd);
 	report_stats(o, w);
 	return err;
 }
@@ -129,14 +146,37 @@ static void offcpu_free(struct collector *c)
 	free(o);
 }
 
-static void configure(struct offcpu_bpf *skel, const struct config *cfg)
+static int configure(struct offcpu_bpf *skel, const struct config *cfg, int dwarf)
 {
+	__u32 ustacks = dwarf ? OFFCPU_MAX_STACKS : 1;
+	int err;
+
 	skel->rodata->min_ns = cfg->offcpu_min_us * 1000;
 	skel->rodata->max_ns = cfg->offcpu_max_us ? cfg->offcpu_max_us * 1000 : ~0ULL;
 	skel->rodata->state_mask = cfg->offcpu_states;
 	skel->rodata->threads = cfg->offcpu_threads;
 	skel->rodata->filter_pids = cfg->npids > 0;
+	skel->rodata->unwind_dwarf = dwarf;
 	bpf_program__set_autoload(skel->progs.offcpu_wakeup, cfg->offcpu_waker);
+	err = bpf_map__set_max_entries(skel->maps.ustacks0, ustacks);
+	return err ?: bpf_map__set_max_entries(skel->maps.ustacks1, ustacks);
+}
+
+/* Open, configure and load the BPF object, user stacks walked with tables when dwarf. */
+static int open_load(struct offcpu *o, const struct collector_ctx *ctx, int dwarf)
+{
+	int err;
+
+	offcpu_bpf__destroy(o->skel);
+	o->dwarf = dwarf;
+	o->skel = offcpu_bpf__open();
+	if (!o->skel)
+		return -errno;
+	err = configure(o->skel, ctx->cfg, dwarf);
+	err = err ?: procs_share(ctx->procs, o->skel->obj);
+	if (!err && dwarf)
+		err = unwind_share(ctx->unwind, o->skel->obj);
+	return err ?: offcpu_bpf__load(o->skel);
 }
 
 struct collector *offcpu_new(const struct collector_ctx *ctx)
@@ -149,15 +189,12 @@ struct collector *offcpu_new(const struct collector_ctx *ctx)
 	o->base = (struct collector){ "offcpu", offcpu_drain, offcpu_detach, offcpu_free };
 	o->cfg = ctx->cfg;
 	o->sym = ctx->sym;
-	o->skel = offcpu_bpf__open();
-	if (!o->skel) {
-		err = -errno;
-		log_err("cannot open the off-CPU BPF object: %s", strerror(-err));
-		goto cleanup;
+	err = open_load(o, ctx, ctx->unwind != NULL);
+	if (err && ctx->unwind && ctx->cfg->unwind_mode == UNWIND_AUTO) {
+		log_warn("off-CPU: the kernel refused the table walker (%s), frame pointers",
+			 strerror(-err));
+		err = open_load(o, ctx, 0);
 	}
-	configure(o->skel, ctx->cfg);
-	err = procs_share(ctx->procs, o->skel->obj);
-	err = err ?: offcpu_bpf__load(o->skel);
 	if (err) {
 		log_err("cannot load the off-CPU BPF programs: %s", strerror(-err));
 		goto cleanup;
@@ -168,9 +205,10 @@ struct collector *offcpu_new(const struct collector_ctx *ctx)
 		log_err("cannot attach the off-CPU programs: %s", strerror(-err));
 		goto cleanup;
 	}
-	log_info("off-CPU: blocks of %llu us or more, states 0x%x%s",
+	log_info("off-CPU: blocks of %llu us or more, states 0x%x%s, user stacks by %s",
 		 (unsigned long long)o->cfg->offcpu_min_us, o->cfg->offcpu_states,
-		 o->cfg->offcpu_waker ? ", with wakers" : "");
+		 o->cfg->offcpu_waker ? ", with wakers" : "",
+		 o->dwarf ? "unwind tables" : "frame pointers");
 	return &o->base;
 cleanup:
 	offcpu_free(&o->base);

@@ -27,7 +27,9 @@ folded_of $(find "$T_TMP/w" -name '*.hotcold.folded.gz') >"$T_TMP/hc.folded"
 check "an off-CPU and a hot/cold profile were written" test -s "$T_TMP/off.folded" -a -s "$T_TMP/hc.folded"
 
 a=$(weight '^sleeper_a;.*;thread_a;sleep_a;.*clock_nanosleep.*;hrtimer_nanosleep_\[k\](;|$| )' "$T_TMP/off.folded")
-b=$(weight '^reader_b;.*;thread_b;read;.*;vfs_read_\[k\];[a-z_]*pipe_read_\[k\](;|$| )' "$T_TMP/off.folded")
+# (read_b, which calls read(), is on the stack when it is walked with unwind tables; frame
+# pointers skip it, as read() keeps none: t150)
+b=$(weight '^reader_b;.*;thread_b;(read_b;)?read;.*;vfs_read_\[k\];[a-z_]*pipe_read_\[k\](;|$| )' "$T_TMP/off.folded")
 c=$(weight '^spinner_c;' "$T_TMP/off.folded")
 echo "blocked us: sleeper_a $a, reader_b $b, spinner_c $c"
 check "sleeper_a blocked 3 s +-10% in nanosleep (got $a us)" within "$a" 3000000 300000
