@@ -48,11 +48,13 @@ endif
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-COLLAPSE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard collapse/*.c))
-RENDER_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard render/*.c))
-DAEMON_MAINS := daemon/main.c daemon/ember.c
-DAEMON_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(DAEMON_MAINS),$(wildcard daemon/*.c)))
-LIBS := $(OUTPUT)/libdaemon.a $(OUTPUT)/librender.a $(OUTPUT)/libcollapse.a
+# One static library per module folder, listed so that each depends only on those after it.
+MODULES := cli daemon daemon/config daemon/collect symbolize render collapse lib
+lib_name = $(OUTPUT)/lib$(subst /,-,$(1)).a
+LIBS := $(foreach m,$(MODULES),$(call lib_name,$(m)))
+MAINS := daemon/main.c cli/ember.c
+module_objs = $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(MAINS),$(wildcard $(1)/*.c)))
+ALL_HEADERS := $(wildcard bpf/*.h $(addsuffix /*.h,$(MODULES)))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 # Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
 UNIT_TESTS += $(patsubst tests/fuzz/crashers/%,$(OUTPUT)/tests/test_replay_%,$(wildcard tests/fuzz/crashers/*))
@@ -74,8 +76,8 @@ deps:
 deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/daemon $(OUTPUT)/collapse $(OUTPUT)/render $(OUTPUT)/tests \
-$(OUTPUT)/workloads $(OUTPUT)/fuzz $(OUTPUT)/bench:
+$(OUTPUT) $(OUTPUT)/bpf $(addprefix $(OUTPUT)/,$(MODULES)) $(OUTPUT)/tests $(OUTPUT)/workloads \
+$(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 ifeq ($(VMLINUX_H),)
@@ -96,22 +98,14 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/collapse/%.o: collapse/%.c $(wildcard collapse/*.h) | $(OUTPUT)/collapse
+# Only the collectors include BPF skeletons; render/ embeds its script.
+$(OUTPUT)/%.o: %.c $(ALL_HEADERS) render/flamegraph.js | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -c $< -o $@
 
-$(OUTPUT)/render/%.o: render/%.c $(wildcard render/*.h render/*.js collapse/*.h) | $(OUTPUT)/render
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+$(call module_objs,daemon/collect): $(SKELS)
 
-$(OUTPUT)/daemon/%.o: daemon/%.c $(wildcard daemon/*.h render/*.h collapse/*.h bpf/*.h) $(SKELS) \
-		| $(OUTPUT)/daemon
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
-
-$(OUTPUT)/libcollapse.a: $(COLLAPSE_OBJS)
-$(OUTPUT)/librender.a: $(RENDER_OBJS)
-$(OUTPUT)/libdaemon.a: $(DAEMON_OBJS)
+$(foreach m,$(MODULES),$(eval $(call lib_name,$(m)): $(call module_objs,$(m))))
 $(OUTPUT)/lib%.a: | $(OUTPUT)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(if $^,ar rcs $@ $^,printf '!<arch>\n' > $@)
@@ -120,7 +114,7 @@ $(OUTPUT)/emberd: $(OUTPUT)/daemon/main.o $(LIBS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT)/ember: $(OUTPUT)/daemon/ember.o $(LIBS)
+$(OUTPUT)/ember: $(OUTPUT)/cli/ember.o $(LIBS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(EMBER_LDLIBS) -o $@
 
@@ -154,15 +148,12 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
-# Daemon files the fuzzers exercise: they need neither BPF skeletons nor libbpf.
-FUZZ_DAEMON_SRCS := daemon/elfsyms.c daemon/minidebug.c daemon/perfmap.c daemon/procmaps.c \
-	daemon/inlines.c
-$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h collapse/*.[ch] render/*.c daemon/*.c) \
-		| $(OUTPUT)/fuzz
+# Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
+FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(FUZZ_SRCS) $(ALL_HEADERS) | $(OUTPUT)/fuzz
 	$(call msg,FUZZ,$@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I. -I$(OUTPUT) -D_GNU_SOURCE \
-		$< $(wildcard collapse/*.c render/*.c) $(FUZZ_DAEMON_SRCS) -o $@ $(LDLIBS)
+		-I. -I$(OUTPUT) -D_GNU_SOURCE $< $(FUZZ_SRCS) -o $@ $(LDLIBS)
 
 # Stack fuzzer seeds: the head of every golden capture and folded file.
 STACK_SEEDS := $(wildcard tests/golden/collapse/*.txt* tests/golden/collapse/expected/*.folded)
@@ -226,8 +217,8 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8 \
 		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
-FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h daemon/*.c daemon/*.h collapse/*.c collapse/*.h \
-	render/*.c render/*.h tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c)
+FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h $(addsuffix /*.c,$(MODULES)) $(addsuffix /*.h,$(MODULES)) \
+	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)
 

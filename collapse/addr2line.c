@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "collapse/addr2line.h"
-#include "collapse/hash.h"
-#include "collapse/sbuf.h"
+#include "lib/hash.h"
+#include "lib/sbuf.h"
 
 #define A2L_MAX_DSOS 4096
 #define A2L_MAX_DEPTH 256

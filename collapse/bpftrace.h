@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "collapse/folded.h"
-#include "collapse/lines.h"
+#include "lib/lines.h"
 
 struct bpftrace_stats {
 	uint64_t lines;

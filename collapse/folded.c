@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "collapse/folded.h"
-#include "collapse/hash.h"
+#include "lib/hash.h"
 
 #define ARENA_CHUNK (1u << 20)
 
@@ -160,20 +160,6 @@ int folded_add(struct folded *f, const char *stack, size_t len, uint64_t weight)
 	return add_parts(f, e, weight, 0);
 }
 
-int folded_add_value(struct folded *f, const char *stack, size_t len, double value)
-{
-	struct folded_entry *e;
-	double whole;
-
-	if (!(value >= 0) || value >= 0x1p64)
-		return -EINVAL;
-	e = lookup(f, stack, len);
-	if (!e)
-		return -ENOMEM;
-	whole = floor(value);
-	return add_parts(f, e, (uint64_t)whole, value - whole);
-}
-
 size_t folded_count(const struct folded *f)
 {
 	return f->count;
@@ -182,11 +168,6 @@ size_t folded_count(const struct folded *f)
 uint64_t folded_total(const struct folded *f)
 {
 	return f->total;
-}
-
-double folded_total_value(const struct folded *f)
-{
-	return (double)f->total + f->total_frac;
 }
 
 static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
@@ -274,20 +255,6 @@ int folded_add_entry(struct folded *f, const struct folded_entry *e)
 	if (!d)
 		return -ENOMEM;
 	return add_parts(f, d, e->weight, e->frac);
-}
-
-int folded_merge(struct folded *dst, const struct folded *src)
-{
-	const struct folded_entry *e;
-	size_t iter = 0;
-
-	while ((e = folded_next(src, &iter))) {
-		int err = folded_add_entry(dst, e);
-
-		if (err)
-			return err;
-	}
-	return 0;
 }
 
 const struct folded_entry *folded_next(const struct folded *f, size_t *iter)

@@ -51,8 +51,6 @@ void folded_free(struct folded *f);
 
 /* Add weight to stack (len bytes, no trailing newline). Returns 0, -ENOMEM or -EOVERFLOW. */
 int folded_add(struct folded *f, const char *stack, size_t len, uint64_t weight);
-/* Add a finite, non-negative fractional weight. Returns 0, -EINVAL, -ENOMEM or -EOVERFLOW. */
-int folded_add_value(struct folded *f, const char *stack, size_t len, double value);
 
 /* Add an entry's weight (integer and fractional parts) to the same stack in f. */
 int folded_add_entry(struct folded *f, const struct folded_entry *e);
@@ -60,9 +58,8 @@ int folded_add_entry(struct folded *f, const struct folded_entry *e);
 size_t folded_count(const struct folded *f);
 /* Iterate in hash order: start with *iter = 0; NULL at the end. Valid until the next add. */
 const struct folded_entry *folded_next(const struct folded *f, size_t *iter);
-/* The sum of the integer parts of all weights, and the exact-as-a-double sum of all weights. */
+/* The sum of the integer parts of all weights. */
 uint64_t folded_total(const struct folded *f);
-double folded_total_value(const struct folded *f);
 
 /* Entries sorted by stack (bytewise), valid until the next add or free. NULL on -ENOMEM. */
 const struct folded_entry *folded_sorted(struct folded *f);
@@ -91,9 +88,6 @@ int folded_read(struct folded *f, FILE *in, struct folded_read_stats *st);
 struct lines;
 /* The same from a line reader (collapse/lines.h). */
 int folded_read_lines(struct folded *f, struct lines *lr, struct folded_read_stats *st);
-
-/* Add every stack of src to dst (dst != src). Returns 0, -ENOMEM or -EOVERFLOW. */
-int folded_merge(struct folded *dst, const struct folded *src);
 
 /* Add to dst the stacks of src that pass flt. Returns 0, -EINVAL (bad regex), -ENOMEM. */
 int folded_filter(struct folded *dst, const struct folded *src, const struct folded_filter *flt);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "collapse/folded.h"
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "collapse/text.h"
 
 size_t folded_split_comm(const char *frame, size_t len, long *pid)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "collapse/folded.h"
-#include "collapse/lines.h"
+#include "lib/lines.h"
 #include "collapse/text.h"
 
 #define MAX_NUMBER_LEN 64

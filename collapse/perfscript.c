@@ -6,7 +6,7 @@
 
 #include "collapse/addr2line.h"
 #include "collapse/perfscript.h"
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "collapse/stackbuf.h"
 #include "collapse/text.h"
 

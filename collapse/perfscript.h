@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "collapse/folded.h"
-#include "collapse/lines.h"
+#include "lib/lines.h"
 
 struct perfscript_opts {
 	bool pid;          /* comm-PID */

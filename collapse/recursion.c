@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "collapse/recursion.h"
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 
 /* Write the stack without repeated adjacent frames into out. Returns 0 or -ENOMEM. */
 static int unrecurse(const char *s, size_t len, struct sbuf *out)

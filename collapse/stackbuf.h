@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 
 struct stackbuf_frame {
 	size_t off, len;

@@ -1,5 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* archive.c - write a window's profiles and metadata atomically (temporary name, fsync, rename) */
+/*
+ * archive.c - write a window's profiles and metadata atomically (temporary name, fsync, rename)
+ *
+ * A window becomes files under OUTPUT/YYYY-MM-DD/ (a snapshot under OUTPUT/snapshots/):
+ * for each non-empty profile kind a .folded.gz, a .pb.gz (pprof) and an .svg flame graph,
+ * and one .meta.json. Readers (ember merge, a shipper, a person) must never see half a
+ * window, and a crash or a full disk must never leave one behind. So each file is written
+ * under a hidden temporary name, fsynced, and renamed into place, then the directory is
+ * fsynced; the files committed so far form a transaction, and when any file fails (ENOSPC)
+ * the ones already renamed are removed again: a window is on disk whole or not at all.
+ * archdir.c cleans the temporaries a crash left.
+ *
+ * Names come from the window's start time (a snapshot's from its end); a second window
+ * with the same stem (a clock set back) gets -2, -3... so nothing is ever overwritten.
+ * meta.json is written last and says what the window holds: period, collectors, samples
+ * and losses per kind, and how many frames were named.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +29,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "daemon/archive.h"
 #include "render/flamegraph.h"
 #include "render/pprof.h"

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "daemon/config.h"
-#include "daemon/window.h"
+#include "daemon/config/config.h"
+#include "daemon/collect/window.h"
 
 /* What the metadata file tells beside the window itself. */
 struct archive_info {

@@ -9,10 +9,8 @@
 
 #include "daemon/archive.h"
 #include "daemon/control.h"
-#include "daemon/emberd.h"
-#include "daemon/log.h"
-#include "daemon/report.h"
-#include "daemon/sock.h"
+#include "lib/log.h"
+#include "lib/sock.h"
 #include "daemon/sockserv.h"
 
 struct control {
@@ -41,9 +39,7 @@ static int write_pidfile(const char *path)
 	return err;
 }
 
-static void control_request(void *arg, const char *req, size_t len, struct sbuf *out);
-
-static int control_open(struct control *c, const char *run_dir)
+static int control_open(struct control *c, const char *run_dir, sockserv_fn fn)
 {
 	int err, fd;
 
@@ -58,7 +54,7 @@ static int control_open(struct control *c, const char *run_dir)
 	fd = sock_listen_unix(c->sock, 0600);
 	if (fd < 0)
 		return fd;
-	c->srv = sockserv_new(fd, "\n", 256, 2000, control_request);
+	c->srv = sockserv_new(fd, "\n", 256, 2000, fn);
 	if (!c->srv) {
 		close(fd);
 		unlink(c->sock);
@@ -67,14 +63,14 @@ static int control_open(struct control *c, const char *run_dir)
 	return write_pidfile(c->pidfile);
 }
 
-struct control *control_new(const char *run_dir)
+struct control *control_new(const char *run_dir, sockserv_fn fn)
 {
 	struct control *c = calloc(1, sizeof(*c));
 	int err;
 
 	if (!c)
 		return NULL;
-	err = control_open(c, run_dir);
+	err = control_open(c, run_dir, fn);
 	if (err) {
 		log_warn("no control socket in '%s': %s; 'ember snapshot' and 'ember status' "
 			 "will not reach this emberd, ignoring",
@@ -101,51 +97,4 @@ void control_free(struct control *c)
 struct sockserv *control_server(const struct control *c)
 {
 	return c->srv;
-}
-
-/* Every file of the snapshot, one path a line, in a fixed order. */
-static void list_files(const struct archive_result *r, struct sbuf *out)
-{
-	static const char *const exts[] = { "folded.gz", "pb.gz", "svg" };
-	char path[PATH_MAX * 2];
-
-	for (int k = 0; k < KIND_MAX; k++) {
-		for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-			snprintf(path, sizeof(path), "%s/%s.%s.%s", r->dir, r->stem,
-				 profile_kind_names[k], exts[i]);
-			if (!access(path, F_OK))
-				sbuf_addf(out, "%s\n", path);
-		}
-	}
-	sbuf_addf(out, "%s/%s.meta.json\n", r->dir, r->stem);
-}
-
-static void do_snapshot(struct emberd *d, struct sbuf *out)
-{
-	struct archive_result r = { .files = 0 };
-	int err;
-
-	log_info("control: writing a snapshot");
-	err = emberd_snapshot(d, &r);
-	if (err)
-		sbuf_addf(out, "error: cannot write the snapshot to '%s': %s\n", d->cfg.output_dir,
-			  strerror(-err));
-	else if (!r.files)
-		sbuf_addstr(out, "error: nothing collected since the last window\n");
-	else
-		list_files(&r, out);
-}
-
-/* One command a connection: "snapshot" or "status", a line. */
-static void control_request(void *arg, const char *req, size_t len, struct sbuf *out)
-{
-	struct emberd *d = arg;
-
-	len = strcspn(req, "\r\n");
-	if (len == 8 && !strncmp(req, "snapshot", 8))
-		do_snapshot(d, out);
-	else if (len == 6 && !strncmp(req, "status", 6))
-		report_status(d, out);
-	else
-		sbuf_addf(out, "error: unknown command '%.*s'\n", (int)len, req);
 }

@@ -3,7 +3,8 @@
 #ifndef EMBER_CONTROL_H
 #define EMBER_CONTROL_H
 
-struct emberd;
+#include "daemon/sockserv.h"
+
 struct control;
 
 #define CONTROL_SOCKET "emberd.sock"
@@ -13,15 +14,9 @@ struct control;
  * Listen on RUN_DIR/emberd.sock and write RUN_DIR/emberd.pid. NULL (logged, the
  * daemon goes on without) when the folder cannot be used or another emberd answers there.
  */
-struct control *control_new(const char *run_dir);
+struct control *control_new(const char *run_dir, sockserv_fn fn);
 void control_free(struct control *c);
-/*
- * The server answering clients ("snapshot" writes one and lists its files, "status"
- * reports); its events get the emberd.
- */
+/* The server answering clients with fn (see answer_control()). */
 struct sockserv *control_server(const struct control *c);
-
-/* `ember snapshot` and `ember status` */
-int control_main(int argc, char **argv);
 
 #endif

@@ -5,10 +5,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "daemon/answer.h"
 #include "daemon/control.h"
 #include "daemon/emberd.h"
 #include "daemon/metrics.h"
-#include "daemon/log.h"
+#include "lib/log.h"
 
 static const struct {
 	unsigned int mask;
@@ -56,14 +57,14 @@ int emberd_start(struct emberd *d)
 	if (!d->win)
 		return -ENOMEM;
 	d->stats.started = time(NULL);
-	if (d->cfg.metrics[0] && !(d->metrics = metrics_new(d->cfg.metrics)))
+	if (d->cfg.metrics[0] && !(d->metrics = metrics_new(d->cfg.metrics, answer_metrics)))
 		return -errno;
 	emberd_start_collectors(d, d->cfg.collect);
 	if (!d->ncollectors) {
 		log_err("no collector could be started");
 		return -ENODEV;
 	}
-	d->control = control_new(d->cfg.run_dir);
+	d->control = control_new(d->cfg.run_dir, answer_control);
 	return 0;
 }
 

@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "daemon/archive.h"
-#include "daemon/collector.h"
-#include "daemon/config.h"
+#include "daemon/collect/collector.h"
+#include "daemon/config/config.h"
 #include "daemon/selfstats.h"
 #include "daemon/symreport.h"
 
@@ -48,23 +48,24 @@ int emberd_drain(struct emberd *d);
  */
 int emberd_reload(struct emberd *d);
 
-/* Run until SIGTERM/SIGINT; the last window is written before returning. Returns 0 or -errno. */
 /*
  * Block the signals the loop reads from its signalfd; done before the collectors load,
  * so a SIGHUP or SIGUSR1 during start-up waits for the loop instead of killing emberd.
  */
 int emberd_block_signals(sigset_t *mask);
+/* Run until SIGTERM/SIGINT; the last window is written before returning. Returns 0 or -errno. */
 int emberd_loop(struct emberd *d);
 
-/*
- * Write the current window (a snapshot of it with snapshot set), count it,
- * apply retention after a window. res may be NULL. Returns profiles written or -errno (logged).
- */
-int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_result *res);
+/* output.c: the way of a window to disk. */
 
-/* Drain and write a snapshot now. Returns 0 or -errno (logged); res as emberd_write(). */
 /* Write the current window as it stands, ending at END; the next one starts there. */
 int emberd_close_window(struct emberd *d, time_t end);
+/*
+ * Drain and write a snapshot now. Returns 0 or -errno (logged); res, when not NULL, gets
+ * where the files went.
+ */
 int emberd_snapshot(struct emberd *d, struct archive_result *res);
+/* Tell systemd the one-line STATUS again (after a start or a reload). */
+void emberd_notify_status(const struct emberd *d);
 
 #endif

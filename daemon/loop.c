@@ -1,5 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* loop.c - the event loop: signals, clock-aligned drains and windows, process events */
+/*
+ * loop.c - the event loop: signals, clock-aligned drains and windows, process events
+ *
+ * emberd is one thread around one epoll set: a signalfd (SIGTERM/SIGINT stop, SIGHUP
+ * reloads, SIGUSR1 snapshots), a timerfd armed on absolute wall-clock ticks, the process
+ * ring buffer, the systemd watchdog timer and the control and metrics servers. Nothing in
+ * a handler may block: sockets are non-blocking with per-client deadlines, and the epoll
+ * wait is bounded by the nearest deadline.
+ *
+ * Ticks fall on multiples of the drain period (the largest divisor of the window up to
+ * DRAIN_MAX_SEC), so windows start and end on round times ("12:34:00") whatever the start
+ * time. Each tick drains every collector into the current window; the tick at or after the
+ * window's end also writes it (output.c) and starts the next. A step of the wall clock
+ * cancels the timer (TFD_TIMER_CANCEL_ON_SET): the window is written as it stands and the
+ * ticks realign, so a clock set backwards never stalls the drains.
+ *
+ * On stop, collectors are detached first and then drained twice (both buffers), so the
+ * last window holds every sample counted before the exit.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -11,7 +29,7 @@
 #include "daemon/archive.h"
 #include "daemon/control.h"
 #include "daemon/emberd.h"
-#include "daemon/log.h"
+#include "lib/log.h"
 #include "daemon/metrics.h"
 #include "daemon/notify.h"
 #include "daemon/sockserv.h"
@@ -59,72 +77,6 @@ static int arm_timer(struct loop *l)
 }
 
 /*
- * systemd's one-line STATUS: what runs, where it writes, how the last write went
- * (end 0: no new write to report).
- */
-static void report_status(const struct emberd *d, int written, time_t end)
-{
-	static time_t last_end;
-	static int last_written;
-	char names[64] = "", when[16] = "none yet";
-	size_t used = 0;
-	struct tm tm;
-
-	if (end) {
-		last_end = end;
-		last_written = written;
-	}
-	end = last_end;
-	written = last_written;
-
-	for (int i = 0; i < d->ncollectors && used < sizeof(names); i++)
-		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? "," : "",
-				 d->collectors[i]->name);
-	if (end && localtime_r(&end, &tm))
-		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	notify_send("STATUS=collectors %s; %us windows to %s; last write %s: %s",
-		    used ? names : "none", d->cfg.window_sec, d->cfg.output_dir, when,
-		    written < 0 ? "FAILED"
-		    : written   ? "ok"
-				: "empty");
-}
-
-/* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
-static int write_window(struct emberd *d, time_t end, int snapshot, struct archive_result *res)
-{
-	unsigned int both = COLLECT_ONCPU | COLLECT_OFFCPU;
-	int n = (d->cfg.collect & both) == both ? window_hotcold(d->win, d->cfg.freq) : 0;
-
-	if (n)
-		log_err("cannot build the hot/cold profile: %s, ignoring", strerror(-n));
-	n = emberd_write(d, end, snapshot, res);
-	if (n > 0)
-		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
-	report_status(d, n, end);
-	if (snapshot)
-		return n < 0 ? n : 0;
-	symreport_window(&d->symrep, d->sym, d->win, end);
-	struct window *next = window_new(end);
-	if (!next)
-		return -ENOMEM;
-	window_free(d->win);
-	d->win = next;
-	symbolizer_end_window(d->sym);
-	return n < 0 ? n : 0;
-}
-
-int emberd_close_window(struct emberd *d, time_t end)
-{
-	return write_window(d, end, 0, NULL);
-}
-
-int emberd_snapshot(struct emberd *d, struct archive_result *res)
-{
-	emberd_drain(d);
-	return write_window(d, now_sec(), 1, res);
-}
-
-/*
  * The wall clock was set: a window whose end is no longer within one window length
  * ahead is written as it stands (it ends where it was planned to) and the next one
  * starts aligned to the new time, so a step backwards never stalls the drains.
@@ -136,7 +88,7 @@ static int on_clock_step(struct emberd *d, struct loop *l, time_t now)
 	log_warn("the wall clock was set: realigning windows to the new time");
 	emberd_drain(d);
 	if (l->window_end <= now || l->window_end > now + (time_t)d->cfg.window_sec) {
-		err = write_window(d, l->window_end, 0, NULL);
+		err = emberd_close_window(d, l->window_end);
 		l->window_end = align_up(now, d->cfg.window_sec);
 		d->win->start = now;
 	}
@@ -161,7 +113,7 @@ static int on_timer(struct emberd *d, struct loop *l)
 	emberd_drain(d);
 	err = 0;
 	if (now >= l->window_end) {
-		err = write_window(d, l->window_end, 0, NULL);
+		err = emberd_close_window(d, l->window_end);
 		l->window_end = align_up(now, d->cfg.window_sec);
 		d->win->start = l->window_end - d->cfg.window_sec;
 	}
@@ -185,7 +137,7 @@ static void on_reload(struct emberd *d, struct loop *l)
 			log_err("cannot re-arm the timer: %s", strerror(errno));
 	}
 	notify_send("READY=1");
-	report_status(d, 0, 0);
+	emberd_notify_status(d);
 }
 
 /* Returns 1 when the daemon must stop. */
@@ -312,7 +264,7 @@ int emberd_loop(struct emberd *d)
 		goto cleanup;
 	}
 	notify_send("READY=1");
-	report_status(d, 0, 0);
+	emberd_notify_status(d);
 	while (!stop) {
 		int n = epoll_wait(l.epfd, evs, 4, clients_timeout(d));
 
@@ -348,7 +300,7 @@ int emberd_loop(struct emberd *d)
 	procs_consume(d->procs);
 	emberd_drain(d);
 	emberd_drain(d);
-	err = write_window(d, now_sec(), 0, NULL);
+	err = emberd_close_window(d, now_sec());
 cleanup:
 	loop_release(&l);
 	return err;

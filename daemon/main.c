@@ -10,7 +10,7 @@
 #include "daemon/archdir.h"
 #include "daemon/archive.h"
 #include "daemon/emberd.h"
-#include "daemon/log.h"
+#include "lib/log.h"
 
 /* Load the smallest program there is. Returns 0 or -errno (EPERM, ENOSYS...). */
 static int probe_bpf(void)

@@ -7,10 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "lib/log.h"
 #include "daemon/metrics.h"
-#include "daemon/report.h"
-#include "daemon/sock.h"
+#include "lib/sock.h"
 #include "daemon/sockserv.h"
 
 struct metrics {
@@ -18,9 +17,7 @@ struct metrics {
 	char unix_path[PATH_MAX]; /* removed at exit */
 };
 
-static void metrics_request(void *arg, const char *req, size_t len, struct sbuf *out);
-
-struct metrics *metrics_new(const char *addr)
+struct metrics *metrics_new(const char *addr, sockserv_fn fn)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
 	int err, fd;
@@ -42,7 +39,7 @@ struct metrics *metrics_new(const char *addr)
 	if (!strncmp(addr, "unix:", 5))
 		snprintf(m->unix_path, sizeof(m->unix_path), "%s", addr + 5);
 	/* Read the headers too: closing on unread data would reset the connection. */
-	m->srv = sockserv_new(fd, "\r\n\r\n", 8192, 1000, metrics_request);
+	m->srv = sockserv_new(fd, "\r\n\r\n", 8192, 1000, fn);
 	if (!m->srv) {
 		close(fd);
 		metrics_free(m);
@@ -66,31 +63,4 @@ void metrics_free(struct metrics *m)
 struct sockserv *metrics_server(const struct metrics *m)
 {
 	return m->srv;
-}
-
-static void reply(struct sbuf *out, const char *status, const struct sbuf *body)
-{
-	sbuf_addf(out,
-		  "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
-		  "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-		  status, body->len);
-	if (body->len)
-		sbuf_add(out, body->buf, body->len);
-}
-
-static void metrics_request(void *arg, const char *req, size_t len, struct sbuf *out)
-{
-	const struct emberd *d = arg;
-	struct sbuf body = SBUF_INIT;
-
-	if (!strncmp(req, "GET /metrics ", 13) || !strncmp(req, "GET /metrics?", 13)) {
-		if (report_metrics(d, &body))
-			reply(out, "500 Internal Server Error", &body);
-		else
-			reply(out, "200 OK", &body);
-	} else {
-		sbuf_addstr(&body, "ember: metrics are at /metrics\n");
-		reply(out, "404 Not Found", &body);
-	}
-	sbuf_release(&body);
 }

@@ -3,13 +3,14 @@
 #ifndef EMBER_METRICS_H
 #define EMBER_METRICS_H
 
-struct emberd;
+#include "daemon/sockserv.h"
+
 struct metrics;
 
 /* Listen on addr (see sock_listen_addr()). NULL with errno set, after logging why. */
-struct metrics *metrics_new(const char *addr);
+struct metrics *metrics_new(const char *addr, sockserv_fn fn);
 void metrics_free(struct metrics *m);
-/* The server answering scrapes (GET /metrics; any other path 404); its events get the emberd. */
+/* The server answering scrapes with fn (see answer_metrics()). */
 struct sockserv *metrics_server(const struct metrics *m);
 
 #endif

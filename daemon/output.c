@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* output.c - a window's way to disk: write it, count it, survive a full disk, apply retention */
+/* output.c - a window's way to disk: write it, count it, survive a full disk, apply retention,
+ * start the next; the one place the loop, the reload and a snapshot write from */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "daemon/archdir.h"
 #include "daemon/emberd.h"
-#include "daemon/kmaps.h"
-#include "daemon/log.h"
+#include "daemon/notify.h"
+#include "daemon/collect/kmaps.h"
+#include "lib/log.h"
 
 static double mono_sec(void)
 {
@@ -79,7 +81,11 @@ static void count_window(struct emberd *d, const struct window *w, time_t end)
 	s->last_len = end > w->start ? (unsigned int)(end - w->start) : 1;
 }
 
-int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_result *res)
+/*
+ * Write the current window (a snapshot of it with snapshot set), count it, apply retention
+ * after a window. res may be NULL. Returns profiles written or -errno (logged).
+ */
+static int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_result *res)
 {
 	struct archive_info info = { .end = end, .snapshot = snapshot };
 	struct archive_result r;
@@ -117,4 +123,78 @@ int emberd_write(struct emberd *d, time_t end, int snapshot, struct archive_resu
 	d->stats.sym_named = ss.named;
 	apply_retention(d, time(NULL));
 	return n;
+}
+
+/*
+ * systemd's one-line STATUS: what runs, where it writes, how the last write went
+ * (end 0: no new write to report).
+ */
+static void notify_status_line(const struct emberd *d, int written, time_t end)
+{
+	static time_t last_end;
+	static int last_written;
+	char names[64] = "", when[16] = "none yet";
+	size_t used = 0;
+	struct tm tm;
+
+	if (end) {
+		last_end = end;
+		last_written = written;
+	}
+	end = last_end;
+	written = last_written;
+
+	for (int i = 0; i < d->ncollectors && used < sizeof(names); i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? "," : "",
+				 d->collectors[i]->name);
+	if (end && localtime_r(&end, &tm))
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	notify_send("STATUS=collectors %s; %us windows to %s; last write %s: %s",
+		    used ? names : "none", d->cfg.window_sec, d->cfg.output_dir, when,
+		    written < 0 ? "FAILED"
+		    : written   ? "ok"
+				: "empty");
+}
+
+/* Write the current window (or a snapshot of it) and, unless a snapshot, start the next. */
+static int write_window(struct emberd *d, time_t end, int snapshot, struct archive_result *res)
+{
+	unsigned int both = COLLECT_ONCPU | COLLECT_OFFCPU;
+	int n = (d->cfg.collect & both) == both ? window_hotcold(d->win, d->cfg.freq) : 0;
+
+	if (n)
+		log_err("cannot build the hot/cold profile: %s, ignoring", strerror(-n));
+	n = emberd_write(d, end, snapshot, res);
+	if (n > 0)
+		log_info("%s written: %d profile(s)", snapshot ? "snapshot" : "window", n);
+	notify_status_line(d, n, end);
+	if (snapshot)
+		return n < 0 ? n : 0;
+	symreport_window(&d->symrep, d->sym, d->win, end);
+	struct window *next = window_new(end);
+	if (!next)
+		return -ENOMEM;
+	window_free(d->win);
+	d->win = next;
+	symbolizer_end_window(d->sym);
+	return n < 0 ? n : 0;
+}
+
+int emberd_close_window(struct emberd *d, time_t end)
+{
+	return write_window(d, end, 0, NULL);
+}
+
+int emberd_snapshot(struct emberd *d, struct archive_result *res)
+{
+	struct timespec ts;
+
+	emberd_drain(d);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return write_window(d, ts.tv_sec, 1, res);
+}
+
+void emberd_notify_status(const struct emberd *d)
+{
+	notify_status_line(d, 0, 0);
 }

@@ -7,7 +7,7 @@
 
 #include "daemon/archive.h"
 #include "daemon/emberd.h"
-#include "daemon/log.h"
+#include "lib/log.h"
 
 static char old_val[16384], new_val[16384];
 

@@ -3,7 +3,7 @@
 #ifndef EMBER_REPORT_H
 #define EMBER_REPORT_H
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "daemon/emberd.h"
 
 /* Human-readable "key: value" lines. Returns 0 or -ENOMEM. */

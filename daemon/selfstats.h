@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "daemon/window.h"
+#include "daemon/collect/window.h"
 
 struct selfstats {
 	time_t started;

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "lib/log.h"
 #include "daemon/sockserv.h"
 
 struct client {

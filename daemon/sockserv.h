@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 
 #define SOCKSERV_MAX_CLIENTS 16
 

@@ -2,7 +2,7 @@
 /* symreport.c - tell the operator what the symbolizer could not name, once and not every minute */
 #include <inttypes.h>
 
-#include "daemon/log.h"
+#include "lib/log.h"
 #include "daemon/symreport.h"
 
 static void symreport_caches(const struct symbolizer_stats *st)

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "daemon/symbolize.h"
-#include "daemon/window.h"
+#include "symbolize/symbolize.h"
+#include "daemon/collect/window.h"
 
 /* Below this share of named frames a window is reported (rate-limited). */
 #define SYMREPORT_LOW_SHARE 0.8

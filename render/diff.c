@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "collapse/folded.h"
-#include "collapse/hash.h"
-#include "collapse/sbuf.h"
+#include "lib/hash.h"
+#include "lib/sbuf.h"
 #include "render/diff.h"
 #include "render/fgnum.h"
 

@@ -34,7 +34,4 @@ int diff_add_text(struct diff *d, int side, const char *text, size_t len, uint64
  */
 int diff_write(struct diff *d, FILE *out);
 
-/* `ember diff` */
-int diff_main(int argc, char **argv);
-
 #endif

@@ -3,7 +3,7 @@
 #ifndef EMBER_FGATTR_H
 #define EMBER_FGATTR_H
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 
 struct fg_attr_out {
 	const char *tag; /* how to close the element opened: "</a>" or "</g>" */

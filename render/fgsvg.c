@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "render/fgattr.h"
 #include "render/fgnum.h"
 #include "render/fgsvg.h"

@@ -73,11 +73,4 @@ int flamegraph_write_rows(struct fg_row *rows, size_t n, int differential, const
 /* Draw a folded profile. Returns as flamegraph_write_rows(). */
 int flamegraph_write(const struct folded *f, const struct fg_opts *o, FILE *out);
 
-/* Draw the differential from before to after: widths from after. Returns the same. */
-int flamegraph_write_diff(const struct folded *before, const struct folded *after,
-			  const struct fg_opts *o, FILE *out);
-
-/* `ember flamegraph` */
-int flamegraph_main(int argc, char **argv);
-
 #endif

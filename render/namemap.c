@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collapse/hash.h"
+#include "lib/hash.h"
 #include "render/namemap.h"
 
 struct nm_slot {

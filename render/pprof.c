@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "render/pprof.h"
 
 /* profile.proto field numbers */

@@ -29,7 +29,4 @@ int pprof_opts_for_kind(struct pprof_opts *o, const char *kind, unsigned int fre
  */
 int pprof_write(struct folded *f, const struct pprof_opts *o, FILE *out);
 
-/* `ember pprof`: folded in, pprof out. */
-int pprof_main(int argc, char **argv);
-
 #endif

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 
 /*
  * Decode one character of s (len > 0). Returns the bytes it takes (at least 1) and sets *cp,

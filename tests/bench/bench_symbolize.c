@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "daemon/symbolize.h"
+#include "symbolize/symbolize.h"
 
 #define BENCH_MAX_DEPTH 256
 
@@ -64,7 +64,8 @@ static long bench_read(const char *path, struct bench_sample **out)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		if (n == cap) {
-			struct bench_sample *nv = realloc(v, (size_t)(cap = cap ? cap * 2 : 4096) * sizeof(*v));
+			struct bench_sample *nv =
+				realloc(v, (size_t)(cap = cap ? cap * 2 : 4096) * sizeof(*v));
 
 			if (!nv)
 				break;
@@ -79,7 +80,8 @@ static long bench_read(const char *path, struct bench_sample **out)
 }
 
 /* One pass over every sample; returns the addresses named or asked for. */
-static long bench_pass(struct symbolizer *sym, const struct bench_sample *v, long n, struct sbuf *sb)
+static long bench_pass(struct symbolizer *sym, const struct bench_sample *v, long n,
+		       struct sbuf *sb)
 {
 	long addrs = 0;
 
@@ -123,8 +125,8 @@ int main(int argc, char **argv)
 	printf("samples %ld addresses %ld cold %.0f/s warm %ld at %.0f/s named %.1f%% "
 	       "cache %" PRIu64 " KiB peak_rss %ld KiB\n",
 	       n, cold, (double)cold / (t1 - t0), warm, (double)warm / (t2 - t1),
-	       st.frames ? 100.0 * (double)st.named / (double)st.frames : 0.0,
-	       st.cache_bytes >> 10, ru.ru_maxrss);
+	       st.frames ? 100.0 * (double)st.named / (double)st.frames : 0.0, st.cache_bytes >> 10,
+	       ru.ru_maxrss);
 	symbolizer_free(sym);
 	sbuf_release(&sb);
 	for (long i = 0; i < n; i++)

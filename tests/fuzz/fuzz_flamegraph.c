@@ -30,22 +30,18 @@ static void options(struct fg_opts *o, uint8_t sel)
 
 static void render(const char *text, size_t len, uint8_t sel)
 {
-	struct folded *f = folded_new(), *g = folded_new();
+	struct folded *f = folded_new();
 	FILE *in = fmemopen((void *)text, len ? len : 1, "r"), *out = fopen("/dev/null", "w");
 	struct fg_opts o;
 
 	options(&o, sel);
-	if (f && g && in && out && len && !folded_read(f, in, NULL)) {
+	if (f && in && out && len && !folded_read(f, in, NULL))
 		flamegraph_write(f, &o, out);
-		folded_merge(g, f);
-		flamegraph_write_diff(f, g, &o, out);
-	}
 	if (in)
 		fclose(in);
 	if (out)
 		fclose(out);
 	folded_free(f);
-	folded_free(g);
 }
 
 static void diff(const char *text, size_t len, uint8_t sel)

@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "daemon/inlines.h"
+#include "symbolize/inlines.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "collapse/folded.h"
-#include "collapse/lines.h"
+#include "lib/lines.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

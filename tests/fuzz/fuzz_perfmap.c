@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "daemon/perfmap.h"
-#include "daemon/procmaps.h"
+#include "symbolize/perfmap.h"
+#include "symbolize/procmaps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

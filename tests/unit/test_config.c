@@ -7,7 +7,7 @@
 
 #include "bpf/common.h"
 #include "bpf/offcpu.h"
-#include "daemon/config.h"
+#include "daemon/config/config.h"
 #include "harness.h"
 
 static char err[CONFIG_ERR_LEN];

@@ -10,8 +10,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "daemon/debuginfod.h"
-#include "daemon/symbolize.h"
+#include "symbolize/debuginfod.h"
+#include "symbolize/symbolize.h"
 #include "tests/unit/fixture_sym.h"
 #include "tests/unit/harness.h"
 

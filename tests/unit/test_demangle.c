@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_demangle.c - C++ and Rust (legacy, v0) demangling */
-#include "daemon/demangle.h"
+#include "symbolize/demangle.h"
 #include "tests/unit/harness.h"
 
 static void check(const char *mangled, const char *want)

@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "daemon/elfsyms.h"
+#include "symbolize/elfsyms.h"
 #include "tests/unit/fixture_sym.h"
 #include "tests/unit/harness.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "daemon/ksyms.h"
+#include "symbolize/ksyms.h"
 #include "tests/unit/harness.h"
 
 static struct ksyms *load(const char *text)

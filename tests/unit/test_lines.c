@@ -5,9 +5,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "collapse/input.h"
-#include "collapse/lines.h"
-#include "collapse/zfile.h"
+#include "lib/input.h"
+#include "lib/lines.h"
+#include "lib/zfile.h"
 #include "harness.h"
 #include "textin.h"
 

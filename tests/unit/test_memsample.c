@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "daemon/memsample.h"
+#include "daemon/collect/memsample.h"
 #include "harness.h"
 
 #define N 4096

@@ -2,7 +2,7 @@
 /* test_merge.c - `ember merge` time arguments */
 #include <errno.h>
 
-#include "daemon/merge.h"
+#include "cli/cli.h"
 #include "harness.h"
 
 static time_t local(int y, int mo, int d, int h, int mi, int s)

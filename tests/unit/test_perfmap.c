@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_perfmap.c - parsing perf-PID.map text: overrides, bounds, garbage */
-#include "daemon/perfmap.h"
+#include "symbolize/perfmap.h"
 #include "tests/unit/harness.h"
 
 static struct perfmap *parse(const char *text)

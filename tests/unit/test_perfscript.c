@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "collapse/perfscript.h"
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "harness.h"
 #include "textin.h"
 

@@ -4,7 +4,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "daemon/procmaps.h"
+#include "symbolize/procmaps.h"
 #include "tests/unit/harness.h"
 
 static const char maps_text[] =

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_sbuf.c - the growable buffer and the stack builder */
-#include "collapse/sbuf.h"
+#include "lib/sbuf.h"
 #include "collapse/stackbuf.h"
 #include "harness.h"
 

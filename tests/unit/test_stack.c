@@ -2,7 +2,7 @@
 /* test_stack.c - folding a sampled stack into one line */
 #include <unistd.h>
 
-#include "daemon/stack.h"
+#include "daemon/collect/stack.h"
 #include "harness.h"
 
 void stack_test_leaf(void);

@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "daemon/elfsyms.h"
-#include "daemon/symbolize.h"
+#include "symbolize/elfsyms.h"
+#include "symbolize/symbolize.h"
 #include "tests/unit/fixture_sym.h"
 #include "tests/unit/harness.h"
 

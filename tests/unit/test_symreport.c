@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "lib/log.h"
 #include "daemon/symreport.h"
 #include "tests/unit/harness.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_window.c - a window's profiles, and the hot/cold profile built from them */
-#include "daemon/window.h"
+#include "daemon/collect/window.h"
 #include "harness.h"
 
 static uint64_t weight_of(struct folded *f, const char *stack)

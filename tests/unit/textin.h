@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "collapse/folded.h"
-#include "collapse/lines.h"
+#include "lib/lines.h"
 
 /* A stream over len bytes of s (fmemopen refuses 0 bytes: /dev/null stands in). */
 static inline FILE *textin_open(const char *s, size_t len)

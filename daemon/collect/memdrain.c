@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* memdrain.c - memory collector: counts to alloc/heap profiles, live entries to the live profile */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "daemon/collect/kmaps.h"
+#include "lib/log.h"
+#include "daemon/collect/memcol.h"
+#include "daemon/collect/memsample.h"
+#include "daemon/collect/stack.h"
+#include "mem.skel.h"
+
+static const char *const src_frames[MEM_SRC_MAX] = { NULL, "[mmap]", "[brk]", "[munmap]" };
+
+static int fold(struct mem *m, uint32_t pid, uint32_t tid, const char *comm, uint32_t stack_id,
+		const char *leaf)
+{
+	struct kmaps_stacks ks;
+	int fd = bpf_map__fd(m->skel->maps.stacks), err;
+
+	kmaps_read_stacks(&ks, pid, tid, comm, fd, stack_id, -1, STACK_ID_NONE);
+	err = stack_fold(&m->line, m->sym, m->cfg->prefix, &ks.s);
+	if (!err && leaf)
+		err = sbuf_addch(&m->line, ';') ?: sbuf_addstr(&m->line, leaf);
+	return err;
+}
+
+static int add_count(struct mem *m, const struct mem_key *k, const struct mem_count *c,
+		     double scale, struct window *w)
+{
+	int kind = k->src == MEM_SRC_ALLOC ? KIND_ALLOC : KIND_HEAP;
+	double bytes = c->bytes;
+	int err;
+
+	if (k->src >= MEM_SRC_MAX)
+		return 0;
+	if (k->src == MEM_SRC_ALLOC)
+		bytes = memsample_unsample((double)c->bytes / c->calls, m->cfg->mem_sample) *
+			c->calls * scale;
+	err = fold(m, k->pid, k->tid, k->comm, k->ustack_id, src_frames[k->src]);
+	if (err)
+		return err;
+	w->stats[kind].samples += c->calls;
+	return folded_add(w->profiles[kind], m->line.buf, m->line.len, llround(bytes));
+}
+
+struct count_drain {
+	struct mem *m;
+	struct window *w;
+	double scale;
+};
+
+static int count_entry(void *ctx, const void *key, const void *value)
+{
+	struct count_drain *d = ctx;
+
+	return add_count(d->m, key, value, d->scale, d->w);
+}
+
+struct live_item {
+	struct mem_live_key k;
+	struct mem_live v;
+};
+
+/* Read every live entry. Returns the count (items in *out, to free) or -errno. */
+static long read_live(int fd, struct live_item **out)
+{
+	size_t cap = 1024, n = 0;
+	struct live_item *items = malloc(cap * sizeof(*items));
+	struct mem_live_key prev, next;
+	void *key = NULL;
+
+	if (!items)
+		return -ENOMEM;
+	while (bpf_map_get_next_key(fd, key, &next) == 0) {
+		if (n == cap) {
+			struct live_item *bigger = realloc(items, 2 * cap * sizeof(*items));
+
+			if (!bigger) {
+				free(items);
+				return -ENOMEM;
+			}
+			items = bigger;
+			cap *= 2;
+		}
+		if (bpf_map_lookup_elem(fd, &next, &items[n].v) == 0)
+			items[n++].k = next;
+		prev = next;
+		key = &prev;
+	}
+	*out = items;
+	return n;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct live_item *x = a, *y = b;
+
+	if (x->k.pid != y->k.pid)
+		return x->k.pid < y->k.pid ? -1 : 1;
+	if (x->v.ustack_id != y->v.ustack_id)
+		return x->v.ustack_id < y->v.ustack_id ? -1 : 1;
+	return memcmp(x->v.comm, y->v.comm, sizeof(x->v.comm));
+}
+
+/* Live bytes older than the configured age, by stack: a fresh profile at every drain. */
+static int fold_live(struct mem *m, struct live_item *it, long n, double duty, struct window *w)
+{
+	uint64_t now = mem_now_ns(), age = m->cfg->mem_age * 1000000000ull;
+	struct folded *f = folded_new();
+	double bytes = 0;
+	uint64_t count = 0;
+	int err = 0;
+
+	if (!f)
+		return -ENOMEM;
+	qsort(it, n, sizeof(*it), cmp_item);
+	for (long i = 0; i < n && !err; i++) {
+		if (now - it[i].v.time_ns >= age) {
+			bytes += memsample_unsample(it[i].v.size, m->cfg->mem_sample) / duty;
+			count++;
+		}
+		if (i + 1 < n && !cmp_item(&it[i], &it[i + 1]))
+			continue;
+		if (count)
+			err = fold(m, it[i].k.pid, it[i].v.tid, it[i].v.comm, it[i].v.ustack_id,
+				   NULL)
+				      ?: folded_add(f, m->line.buf, m->line.len, llround(bytes));
+		w->stats[KIND_LIVE].samples += count;
+		bytes = 0;
+		count = 0;
+	}
+	if (err) {
+		folded_free(f);
+		return err;
+	}
+	folded_free(w->profiles[KIND_LIVE]);
+	w->profiles[KIND_LIVE] = f;
+	return 0;
+}
+
+/* Remove the stacks neither a live entry nor the active count buffer refers to. */
+static void collect_stacks(struct mem *m, const struct live_item *it, long n)
+{
+	int fd = bpf_map__fd(m->skel->maps.stacks);
+	int counts = bpf_map__fd(m->skel->bss->active & 1 ? m->skel->maps.counts1
+							  : m->skel->maps.counts0);
+	__u32 size = bpf_map__max_entries(m->skel->maps.stacks), key, *prev = NULL;
+	unsigned char *used = calloc(size, 1);
+	__u32 *unused = calloc(size, sizeof(*unused));
+	struct mem_key k, *kp = NULL;
+	size_t nunused = 0;
+
+	if (!used || !unused)
+		goto cleanup;
+	for (long i = 0; i < n; i++)
+		if (it[i].v.ustack_id < size)
+			used[it[i].v.ustack_id] = 1;
+	while (bpf_map_get_next_key(counts, kp, &k) == 0) {
+		if (k.ustack_id < size)
+			used[k.ustack_id] = 1;
+		kp = &k;
+	}
+	/* Delete after the walk: the next key after a deleted stack id is the first one. */
+	while (nunused < size && bpf_map_get_next_key(fd, prev, &key) == 0) {
+		if (key < size && !used[key])
+			unused[nunused++] = key;
+		prev = &key;
+	}
+	for (size_t i = 0; i < nunused; i++)
+		bpf_map_delete_elem(fd, &unused[i]);
+cleanup:
+	free(unused);
+	free(used);
+}
+
+static void report_stats(struct mem *m, struct window *w)
+{
+	uint64_t d[MEM_STAT_MAX];
+
+	kmaps_stats(bpf_map__fd(m->skel->maps.stats), MEM_STAT_MAX, m->stats_seen, d);
+	w->stats[KIND_ALLOC].lost += d[MEM_STAT_COUNT_FULL];
+	w->stats[KIND_LIVE].lost += d[MEM_STAT_LIVE_FULL];
+	if (d[MEM_STAT_COUNT_FULL] || d[MEM_STAT_LIVE_FULL])
+		log_warn("memory: %llu allocations not counted (count map full), %llu not tracked "
+			 "(live map full)",
+			 (unsigned long long)d[MEM_STAT_COUNT_FULL],
+			 (unsigned long long)d[MEM_STAT_LIVE_FULL]);
+	log_debug("memory: %llu calls, %llu sampled, %llu nested, %llu frees (%llu tracked), "
+		  "%llu dropped at exit, %llu syscalls, %llu user stacks lost",
+		  (unsigned long long)d[MEM_STAT_CALLS], (unsigned long long)d[MEM_STAT_SAMPLED],
+		  (unsigned long long)d[MEM_STAT_NESTED], (unsigned long long)d[MEM_STAT_FREES],
+		  (unsigned long long)d[MEM_STAT_FREED], (unsigned long long)d[MEM_STAT_EXIT_FREED],
+		  (unsigned long long)d[MEM_STAT_SYSCALLS],
+		  (unsigned long long)d[MEM_STAT_USTACK_ERR]);
+}
+
+int mem_drain(struct collector *c, struct window *w)
+{
+	struct mem *m = (struct mem *)c;
+	struct mem_bpf *skel = m->skel;
+	struct count_drain d = { m, w, 1 };
+	struct live_item *items = NULL;
+	uint64_t on_ns, elapsed_ns;
+	double duty;
+	__u32 idle;
+	long n;
+	int err;
+
+	mem_take_on_time(m, &on_ns, &elapsed_ns, &duty);
+	idle = kmaps_flip(&skel->bss->active);
+	if (on_ns)
+		d.scale = (double)elapsed_ns / on_ns;
+	err = kmaps_drain_raw(bpf_map__fd(idle ? skel->maps.counts1 : skel->maps.counts0),
+			      sizeof(struct mem_key), sizeof(struct mem_count), count_entry, &d);
+	n = read_live(bpf_map__fd(skel->maps.live), &items);
+	if (n < 0)
+		return err ?: n;
+	if (!err)
+		err = fold_live(m, items, n, duty > 0 ? duty : 1, w);
+	collect_stacks(m, items, n);
+	free(items);
+	report_stats(m, w);
+	return err;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* debuginfod.c - debug files fetched by build-id from debuginfod servers (optional, libdebuginfod) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <elfutils/debuginfod.h>
+
+#include "symbolize/debuginfod.h"
+#include "lib/htab.h"
+
+/* Build-ids the servers did not have, remembered direct-mapped by hash. */
+#define DINFOD_MISSES 4096
+/* After a failed lookup, no server is asked for this long. */
+#define DINFOD_BACKOFF_NS (60ull * 1000000000ull)
+
+struct dinfod {
+	debuginfod_client *client;
+	uint64_t timeout_ns, deadline_ns, quiet_until_ns;
+	uint64_t misses[DINFOD_MISSES];
+	struct dinfod_stats st;
+};
+
+static uint64_t dinfod_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Called by libdebuginfod while a lookup is under way: nonzero abandons it. */
+static int dinfod_progress(debuginfod_client *client, long done, long total)
+{
+	const struct dinfod *d = debuginfod_get_user_data(client);
+
+	(void)done;
+	(void)total;
+	return dinfod_now_ns() >= d->deadline_ns;
+}
+
+static int dinfod_setenv(const char *urls, const char *cache_dir, unsigned int timeout_sec)
+{
+	char sec[16];
+
+	snprintf(sec, sizeof(sec), "%u", timeout_sec);
+	if (setenv(DEBUGINFOD_URLS_ENV_VAR, urls, 1) ||
+	    setenv(DEBUGINFOD_CACHE_PATH_ENV_VAR, cache_dir, 1) ||
+	    setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, sec, 1))
+		return -errno;
+	unsetenv(DEBUGINFOD_PROGRESS_ENV_VAR);
+	return 0;
+}
+
+struct dinfod *dinfod_new(const char *urls, const char *cache_dir, unsigned int timeout_sec)
+{
+	struct dinfod *d;
+	int err;
+
+	if (!urls || !*urls || !cache_dir || !timeout_sec) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (mkdir(cache_dir, 0700) && errno != EEXIST)
+		return NULL;
+	err = dinfod_setenv(urls, cache_dir, timeout_sec);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->client = debuginfod_begin();
+	if (!d->client) {
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->timeout_ns = (uint64_t)timeout_sec * 1000000000ull;
+	debuginfod_set_user_data(d->client, d);
+	debuginfod_set_progressfn(d->client, dinfod_progress);
+	return d;
+}
+
+void dinfod_free(struct dinfod *d)
+{
+	if (!d)
+		return;
+	debuginfod_end(d->client);
+	free(d);
+}
+
+int dinfod_find(struct dinfod *d, const uint8_t *id, size_t len)
+{
+	uint64_t h = htab_hash_bytes(id, len), now = dinfod_now_ns();
+	uint64_t *miss = &d->misses[h % DINFOD_MISSES];
+	int fd;
+
+	if (!len || *miss == h || now < d->quiet_until_ns) {
+		d->st.skipped++;
+		return -ENOENT;
+	}
+	d->st.asked++;
+	d->deadline_ns = now + d->timeout_ns;
+	fd = debuginfod_find_debuginfo(d->client, id, (int)len, NULL);
+	if (fd >= 0) {
+		d->st.found++;
+		return fd;
+	}
+	/* A lookup abandoned at the deadline may also say -ENOENT: it failed. */
+	if (fd == -ENOENT && dinfod_now_ns() < d->deadline_ns) {
+		d->st.missing++;
+		*miss = h;
+	} else {
+		d->st.failed++;
+		d->quiet_until_ns = dinfod_now_ns() + DINFOD_BACKOFF_NS;
+	}
+	return fd;
+}
+
+void dinfod_get_stats(const struct dinfod *d, struct dinfod_stats *st)
+{
+	*st = d->st;
+}
