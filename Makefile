@@ -35,7 +35,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev libbz2-dev \
 	libiberty-dev pkg-config make
-TEST_PKGS := bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
+TEST_PKGS := g++ bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
 	debuginfod clang-format xz-utils binutils curl libclang-rt-dev
 
 ifeq ($(V),1)
@@ -59,6 +59,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 # Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
 UNIT_TESTS += $(patsubst tests/fuzz/crashers/%,$(OUTPUT)/tests/test_replay_%,$(wildcard tests/fuzz/crashers/*))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard tests/workloads/*.c))
+WORKLOADS += $(OUTPUT)/workloads/nofp/memshare
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 BENCH_TOOLS := $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(wildcard tests/bench/*.c))
 
@@ -77,7 +78,7 @@ deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
 $(OUTPUT) $(OUTPUT)/bpf $(addprefix $(OUTPUT)/,$(MODULES)) $(OUTPUT)/tests $(OUTPUT)/workloads \
-$(OUTPUT)/fuzz $(OUTPUT)/bench:
+$(OUTPUT)/workloads/nofp $(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 ifeq ($(VMLINUX_H),)
@@ -147,6 +148,14 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
+
+# Workloads built as distributions build: gcc -O2, no frame pointers (said, whatever the
+# compiler's default), so only unwind tables give their callers.
+NOFP_CFLAGS := -O2 -fno-builtin -fomit-frame-pointer
+$(OUTPUT)/workloads/nofp/memshare: $(wildcard tests/workloads/nofp/memshare*) | $(OUTPUT)/workloads/nofp
+	$(call msg,CC,$@)
+	$(Q)g++ $(NOFP_CFLAGS) -x c tests/workloads/nofp/memshare.c -x c++ \
+		tests/workloads/nofp/memshare_new.cc -o $@
 
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
