@@ -143,6 +143,13 @@ $(OUTPUT)/fixtures/sym/stamp: $(SYM_FIXTURES)
 $(OUTPUT)/tests/test_symbolize $(OUTPUT)/tests/test_elfsyms $(OUTPUT)/tests/test_debuginfod: $(OUTPUT)/fixtures/sym/stamp
 $(OUTPUT)/tests/test_addr2line: $(OUTPUT)/workloads/inlined
 
+# Unwind-table fixtures: plain gcc -O2, as distributions build (tests/fixtures/cfi/build.sh).
+$(OUTPUT)/fixtures/cfi/stamp: $(wildcard tests/fixtures/cfi/*)
+	$(call msg,FIXTURE,$(@D))
+	$(Q)tests/fixtures/cfi/build.sh $(abspath tests/fixtures/cfi) $(abspath $(@D))
+
+$(OUTPUT)/tests/test_cfi: $(OUTPUT)/fixtures/cfi/stamp
+
 # Test workloads keep every frame: clang, frame pointers, no sibling calls.
 $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)

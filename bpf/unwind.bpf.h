@@ -158,7 +158,7 @@ static __always_inline const struct unw_row *unw_lookup(struct unw_walk *w, __u3
 	if (!m || m->table_id == UNW_TABLE_NONE)
 		return NULL;
 	t = bpf_map_lookup_elem(&unw_tables, &m->table_id);
-	if (!t || t->nrows == 0)
+	if (!t || t->nrows == 0 || t->gen != m->table_gen)
 		return NULL;
 	/* A return address may be just past its call's function: look up the call. */
 	elf = w->ip - m->bias - (w->exact ? 0 : 1);
@@ -214,7 +214,7 @@ static __always_inline int unw_step_row(struct unw_walk *w, const struct unw_row
 		cfa = w->fp + r->cfa_off;
 		break;
 	case UNW_CFA_PLT:
-		cfa = w->sp + r->cfa_off + ((pc & 15) >= 11 ? 8 : 0);
+		cfa = w->sp + r->cfa_off + ((pc & 15) >= (__u32)r->fp_off ? 8 : 0);
 		break;
 	default:
 		return -1;

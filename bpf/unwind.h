@@ -8,6 +8,12 @@
  * Addresses no FDE covers get a UNW_CFA_NONE row, so a search never applies the rule
  * of the function before a gap. The last row of a table is UNW_CFA_NONE too.
  *
+ * Two rules use the offsets differently. UNW_CFA_PLT: fp_off is the threshold of the
+ * expression binutils writes (11; 10 in PLTs with endbr64), the frame pointer is untouched
+ * (UNW_FP_SAME), the return address at CFA-8. UNW_CFA_SIGNAL: the interrupted SP, FP and PC
+ * are saved at SP + cfa_off, SP + fp_off and SP + ra_off (glibc x86-64: 160, 120, 168, the
+ * ucontext's gregs), all three read from the trampoline's CFI; fp_rule is 0.
+ *
  * The rules are general enough for arm64: the return address is either at CFA+ra_off
  * (x86-64: always -8) or, with ra_off == 0, still in the link register (arm64 leaf).
  */
@@ -15,10 +21,10 @@
 #define EMBER_UNWIND_H
 
 enum unw_cfa_rule {
-	UNW_CFA_NONE = 0,   /* no rule here (gap, DWARF expression we do not model) */
+	UNW_CFA_NONE = 0,   /* no rule: a gap, an expression, a frame over 32 KiB */
 	UNW_CFA_SP = 1,     /* CFA = SP + cfa_off */
 	UNW_CFA_FP = 2,     /* CFA = FP + cfa_off (rbp on x86-64, x29 on arm64) */
-	UNW_CFA_PLT = 3,    /* x86-64 PLT entry: CFA = SP + cfa_off + ((pc & 15) >= 11 ? 8 : 0) */
+	UNW_CFA_PLT = 3,    /* x86-64 PLT: CFA = SP + cfa_off + ((pc & 15) >= fp_off ? 8 : 0) */
 	UNW_CFA_SIGNAL = 4, /* signal trampoline (__restore_rt): registers in the ucontext at SP */
 	UNW_CFA_END = 5,    /* outermost frame (return address undefined): the stack is whole */
 };

@@ -29,13 +29,14 @@
 struct unw_table {
 	__u32 row_start; /* first row in unw_rows */
 	__u32 nrows;
+	__u32 gen; /* a mapping's table_gen must match: a reused table id is not its table */
 };
 
 struct unw_mapping {
 	__u64 start, end; /* [start, end) user addresses */
 	__u64 bias;       /* ELF virtual address = user address - bias */
 	__u32 table_id;   /* in unw_tables, or UNW_TABLE_NONE */
-	__u32 pad;
+	__u32 table_gen;  /* unw_table.gen when the mapping was listed */
 };
 
 struct unw_proc {

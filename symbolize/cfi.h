@@ -12,13 +12,15 @@ struct cfi_table {
 	size_t nrows;
 	size_t cfi_bytes;   /* bytes of .eh_frame/.debug_frame read */
 	size_t unsupported; /* address ranges whose rule could not be expressed (UNW_CFA_NONE) */
+	size_t skipped;     /* FDEs dropped as corrupt (bad encoding, range outside the code) */
 };
 
 /*
  * Build the table of the ELF file open at fd (not closed). debug_fd, when >= 0, is a separate
- * debug file whose .debug_frame completes the table. Returns 0, or -errno with a one-line
- * reason in err: -ENOENT no CFI at all, -EBADMSG corrupt or mostly unreadable CFI,
- * -E2BIG over max_rows rows.
+ * debug file whose .debug_frame completes the table (fd itself for an unstripped file's own
+ * .debug_frame). Returns 0, or -errno with a one-line reason in err: -ENOENT no CFI at all,
+ * -EBADMSG corrupt or mostly unreadable CFI, -E2BIG over max_rows rows, -ERANGE code above
+ * 4 GiB (rows hold 32-bit pcs), -ENOTSUP not x86-64, -ENOMEM.
  */
 int cfi_table_build(int fd, int debug_fd, size_t max_rows, struct cfi_table *t, char *err,
 		    size_t errlen);

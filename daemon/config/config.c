@@ -18,6 +18,8 @@ static const char *const collector_names[] = { "oncpu", "offcpu", "memory", NULL
 static const char *const prefix_names[] = { "comm", "pid", "tid", NULL };
 /* Index i is the value of OFFCPU_THREADS_* (0: all). */
 static const char *const thread_names[] = { "all", "user", "kernel", NULL };
+/* Index i is enum unwind_mode. */
+static const char *const unwind_names[] = { "auto", "fp", "dwarf", NULL };
 
 static int parse_pids(struct config *c, const char *list, char *err, size_t errlen);
 static void format_pids(const struct config *c, char *buf, size_t len);
@@ -139,6 +141,17 @@ const struct config_option config_options[] = {
 	{ .flag = "mem-prefix", .section = "memory", .key = "symbol-prefix", .type = CONF_STRING,
 	  .def = "", .arg = "STR", .doc = "allocator symbol prefix, e.g. je_ (empty: none)",
 	  .restart = COLLECT_MEMORY, FIELD(mem_prefix) },
+	{ .flag = "unwind", .section = "unwind", .key = "mode", .type = CONF_ENUM,
+	  .names = unwind_names, .def = "auto", .arg = "fp|dwarf|auto",
+	  .doc = "user stacks from frame pointers, or from unwind tables built from each binary's "
+		 "CFI (.eh_frame) with frame pointers where a binary has none; auto: tables where "
+		 "the kernel takes the walker",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(unwind_mode) },
+	{ .flag = "unwind-max-mb", .section = "unwind", .key = "max-mb", .type = CONF_UINT,
+	  .min = 1, .max = 4096, .def = "32", .arg = "MB",
+	  .doc = "kernel memory for unwind tables; the least recently used binaries are evicted "
+		 "(frame pointers for them) when it is full",
+	  .restart = CONFIG_RESTART_DAEMON, FIELD(unwind_max_mb) },
 };
 /* clang-format on */
 const struct config_section config_sections[] = {
@@ -150,6 +163,7 @@ const struct config_section config_sections[] = {
 	{ "memory",
 	  "The memory collector: sampled allocations (alloc) and live bytes (live) from uprobes." },
 	{ "offcpu", "The off-CPU collector: time blocked, in microseconds, from sched_switch." },
+	{ "unwind", "How user stacks are walked (changes take effect when emberd restarts)." },
 	{ NULL, NULL },
 };
 

@@ -59,6 +59,9 @@ struct config {
 	uint64_t retain_bytes;    /* keep the archive below this size; 0: no limit */
 	char run_dir[256];        /* control socket and pid file */
 	char metrics[256];        /* Prometheus endpoint: "" off, HOST:PORT (loopback), unix:PATH */
+	/* user stacks */
+	int unwind_mode;            /* enum unwind_mode (daemon/collect/unwind.h) */
+	unsigned int unwind_max_mb; /* kernel memory for unwind tables */
 };
 
 enum config_type {
