@@ -29,6 +29,21 @@ static void raise_memlock(void)
 		log_debug("cannot raise RLIMIT_MEMLOCK: %s, ignoring", strerror(errno));
 }
 
+/* Unwind tables unless --unwind fp; with auto, frame pointers when they cannot be had. */
+static int start_unwind(struct emberd *d)
+{
+	if (d->cfg.unwind_mode == UNWIND_FP)
+		return 0;
+	d->unwind = unwind_new(&d->cfg);
+	if (!d->unwind && d->cfg.unwind_mode == UNWIND_DWARF)
+		return -errno;
+	if (!d->unwind)
+		log_warn("user stacks from frame pointers only");
+	else
+		procs_set_listener(d->procs, unwind_note, d->unwind);
+	return 0;
+}
+
 int emberd_start(struct emberd *d)
 {
 	struct symbolizer_opts so = { .demangle = !d->cfg.raw_names, .inlines = d->cfg.inlines };
@@ -53,6 +68,9 @@ int emberd_start(struct emberd *d)
 	d->procs = procs_new(d->sym);
 	if (!d->procs)
 		return -errno;
+	err = start_unwind(d);
+	if (err)
+		return err;
 	d->win = window_new(0);
 	if (!d->win)
 		return -ENOMEM;
@@ -70,7 +88,7 @@ int emberd_start(struct emberd *d)
 
 void emberd_start_collectors(struct emberd *d, unsigned int mask)
 {
-	struct collector_ctx ctx = { &d->cfg, d->sym, d->procs };
+	struct collector_ctx ctx = { &d->cfg, d->sym, d->procs, d->unwind };
 
 	for (size_t i = 0; i < sizeof(collector_table) / sizeof(collector_table[0]); i++) {
 		struct collector *c;
@@ -134,6 +152,10 @@ void emberd_stop(struct emberd *d)
 	d->metrics = NULL;
 	window_free(d->win);
 	d->win = NULL;
+	if (d->procs)
+		procs_set_listener(d->procs, NULL, NULL);
+	unwind_free(d->unwind);
+	d->unwind = NULL;
 	procs_free(d->procs);
 	d->procs = NULL;
 	symbolizer_free(d->sym);

@@ -21,6 +21,7 @@ struct emberd {
 	char **argv;
 	struct symbolizer *sym;
 	struct procs *procs;
+	struct unwind *unwind; /* NULL: --unwind fp, or the tables could not be set up */
 	struct collector *collectors[EMBERD_MAX_COLLECTORS];
 	unsigned int kinds[EMBERD_MAX_COLLECTORS]; /* each collector's enum collector_mask bit */
 	int ncollectors;

@@ -3,6 +3,7 @@
 #ifndef EMBER_COLLECTOR_H
 #define EMBER_COLLECTOR_H
 
+#include "daemon/collect/unwind.h"
 #include "daemon/config/config.h"
 #include "daemon/collect/procs.h"
 #include "symbolize/symbolize.h"
@@ -12,6 +13,7 @@ struct collector_ctx {
 	const struct config *cfg;
 	struct symbolizer *sym;
 	struct procs *procs;
+	struct unwind *unwind; /* NULL: user stacks from frame pointers */
 };
 
 struct collector {

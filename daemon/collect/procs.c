@@ -17,6 +17,8 @@ struct procs {
 	struct procs_bpf *skel;
 	struct ring_buffer *rb;
 	struct symbolizer *sym;
+	procs_listener_fn listener;
+	void *listener_ctx;
 	struct symbolizer_vma vmas[EMBER_PROC_MAX_VMAS];
 };
 
@@ -73,7 +75,15 @@ static int on_event(void *ctx, void *data, size_t size)
 			symbolizer_note_exit(p->sym, e->pid);
 		break;
 	}
+	if (p->listener)
+		p->listener(p->listener_ctx, e->type, e->pid);
 	return 0;
+}
+
+void procs_set_listener(struct procs *p, procs_listener_fn fn, void *ctx)
+{
+	p->listener = fn;
+	p->listener_ctx = ctx;
 }
 
 /* The symbolizer found a process gone: its exit record may still be in the ring. */

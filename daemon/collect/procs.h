@@ -3,6 +3,7 @@
 #ifndef EMBER_PROCS_H
 #define EMBER_PROCS_H
 
+#include <stdint.h>
 #include <bpf/libbpf.h>
 
 #include "symbolize/symbolize.h"
@@ -15,6 +16,13 @@ void procs_free(struct procs *p);
 
 /* Make obj's procs_seen and procs_events maps the shared ones; call before loading obj. */
 int procs_share(struct procs *p, struct bpf_object *obj);
+
+/*
+ * Also tell fn of every process event (enum ember_proc_event_type, pid), after the
+ * symbolizer; fn NULL: nobody. One listener.
+ */
+typedef void (*procs_listener_fn)(void *ctx, uint32_t type, uint32_t pid);
+void procs_set_listener(struct procs *p, procs_listener_fn fn, void *ctx);
 
 /* File descriptor to poll; procs_consume() handles what is ready. */
 int procs_fd(struct procs *p);
