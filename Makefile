@@ -234,7 +234,8 @@ uninstall:
 		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h $(addsuffix /*.c,$(MODULES)) $(addsuffix /*.h,$(MODULES)) \
-	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c tests/bench/*.c)
+	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/workloads/nofp/*.[ch] tests/workloads/nofp/*.cc \
+	tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)
 

@@ -416,7 +416,8 @@ static __always_inline void count_syscall(void *ctx, __u32 src, __u64 bytes)
 	if (!bytes || !pid_wanted(pid))
 		return;
 	stat_inc(&stats, MEM_STAT_SYSCALLS);
-	count(ctx, (const struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), src, bytes);
+	count(ctx, (const struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), src,
+	      bytes);
 }
 
 SEC("tracepoint/syscalls/sys_enter_mmap")

@@ -223,15 +223,19 @@ static void report_stats(struct mem *m, struct window *w)
 			 (unsigned long long)d[MEM_STAT_COUNT_FULL],
 			 (unsigned long long)d[MEM_STAT_LIVE_FULL]);
 	log_debug("memory: %llu calls, %llu sampled, %llu nested, %llu frees (%llu tracked), "
-		  "%llu dropped at exit, %llu syscalls, %llu user stacks lost; unwound: %llu whole, "
-		  "%llu cut, %llu with frame-pointer steps, %llu before the process's tables",
+		  "%llu dropped at exit, %llu syscalls, %llu user stacks lost",
 		  (unsigned long long)d[MEM_STAT_CALLS], (unsigned long long)d[MEM_STAT_SAMPLED],
 		  (unsigned long long)d[MEM_STAT_NESTED], (unsigned long long)d[MEM_STAT_FREES],
 		  (unsigned long long)d[MEM_STAT_FREED], (unsigned long long)d[MEM_STAT_EXIT_FREED],
 		  (unsigned long long)d[MEM_STAT_SYSCALLS],
-		  (unsigned long long)d[MEM_STAT_USTACK_ERR],
-		  (unsigned long long)d[MEM_STAT_UNW_COMPLETE], (unsigned long long)d[MEM_STAT_UNW_CUT],
-		  (unsigned long long)d[MEM_STAT_UNW_FP], (unsigned long long)d[MEM_STAT_UNW_NO_PROC]);
+		  (unsigned long long)d[MEM_STAT_USTACK_ERR]);
+	if (m->dwarf)
+		log_debug("memory: user stacks: %llu complete, %llu cut at %d frames, %llu with "
+			  "frame-pointer steps, %llu before their tables",
+			  (unsigned long long)d[MEM_STAT_UNW_COMPLETE],
+			  (unsigned long long)d[MEM_STAT_UNW_CUT], MAX_STACK_DEPTH,
+			  (unsigned long long)d[MEM_STAT_UNW_FP],
+			  (unsigned long long)d[MEM_STAT_UNW_NO_PROC]);
 }
 
 int mem_drain(struct collector *c, struct window *w)

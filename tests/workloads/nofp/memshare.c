@@ -5,10 +5,12 @@
  *     8 KiB per block: alloc_malloc malloc()s 4 blocks (32 KiB), alloc_calloc calloc()s 3
  *     (24 KiB), alloc_realloc realloc(NULL)s a half block then realloc()s it to a whole one,
  *     twice (24 KiB), alloc_new (memshare_new.cc) uses operator new for 2 (16 KiB):
- *     shares 33.3 : 25 : 25 : 16.7. Every block is freed by its path.
+ *     shares 33.3 : 25 : 25 : 16.7. Every block is freed by its path. On SIGUSR1, path_leak ->
+ *     alloc_leak malloc()s one block and keeps it.
  * noipa keeps each function whole and named (no clones); a store after each call keeps it
  * from being a tail call, so every frame stays on the stack.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,8 +20,17 @@
 #define BLOCK 8192
 
 static void *volatile sink;
+static volatile sig_atomic_t leak_asked;
 
 __attribute__((noipa)) void *alloc_malloc(size_t n)
+{
+	char *p = malloc(n);
+
+	sink = p;
+	return p;
+}
+
+__attribute__((noipa)) void *alloc_leak(size_t n)
 {
 	char *p = malloc(n);
 
@@ -43,6 +54,11 @@ __attribute__((noipa)) void *alloc_realloc(size_t n)
 	p = realloc(p, n);
 	sink = p;
 	return p;
+}
+
+__attribute__((noipa)) void path_leak(void)
+{
+	((char *)alloc_leak(BLOCK))[0] = 1;
 }
 
 __attribute__((noipa)) void path_malloc(int n)
@@ -71,11 +87,21 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void ask_leak(int sig)
+{
+	leak_asked = 1;
+}
+
 int main(int argc, char **argv)
 {
 	double end = now() + (argc > 1 ? atof(argv[1]) : 10);
 
+	signal(SIGUSR1, ask_leak);
 	while (now() < end) {
+		if (leak_asked) {
+			leak_asked = 0;
+			path_leak();
+		}
 		path_malloc(4);
 		path_calloc(3);
 		path_realloc(2);
