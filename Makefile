@@ -59,7 +59,6 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 # Inputs that once crashed a fuzzer, replayed as unit tests (tests/fuzz/replay.c).
 UNIT_TESTS += $(patsubst tests/fuzz/crashers/%,$(OUTPUT)/tests/test_replay_%,$(wildcard tests/fuzz/crashers/*))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(wildcard tests/workloads/*.c))
-WORKLOADS += $(OUTPUT)/workloads/nofp/memshare
 FUZZERS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 BENCH_TOOLS := $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(wildcard tests/bench/*.c))
 
@@ -78,7 +77,7 @@ deps-test:
 	@tests/deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
 $(OUTPUT) $(OUTPUT)/bpf $(addprefix $(OUTPUT)/,$(MODULES)) $(OUTPUT)/tests $(OUTPUT)/workloads \
-$(OUTPUT)/workloads/nofp $(OUTPUT)/fuzz $(OUTPUT)/bench:
+$(OUTPUT)/fuzz $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 ifeq ($(VMLINUX_H),)
@@ -156,13 +155,16 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c | $(OUTPUT)/workloads
 	$(Q)$(CLANG) -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
 		$< -o $@ -lpthread -lm
 
-# Workloads built as distributions build: gcc -O2, no frame pointers (said, whatever the
-# compiler's default), so only unwind tables give their callers.
-NOFP_CFLAGS := -O2 -fno-builtin -fomit-frame-pointer
-$(OUTPUT)/workloads/nofp/memshare: $(wildcard tests/workloads/nofp/memshare*) | $(OUTPUT)/workloads/nofp
+# ...except nofp: built as distributions build, gcc -O2 and no frame pointers (t140).
+$(OUTPUT)/workloads/nofp: tests/workloads/nofp.c | $(OUTPUT)/workloads
 	$(call msg,CC,$@)
-	$(Q)g++ $(NOFP_CFLAGS) -x c tests/workloads/nofp/memshare.c -x c++ \
-		tests/workloads/nofp/memshare_new.cc -o $@
+	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
+
+# memshare (t151) the same way, its C++ part by g++; -fno-builtin keeps every malloc/free pair.
+$(OUTPUT)/workloads/memshare: $(wildcard tests/workloads/memshare*) | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)g++ -O2 -fno-builtin -fomit-frame-pointer -x c tests/workloads/memshare.c -x c++ \
+		tests/workloads/memshare_new.cc -o $@
 
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
@@ -234,7 +236,7 @@ uninstall:
 		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h $(addsuffix /*.c,$(MODULES)) $(addsuffix /*.h,$(MODULES)) \
-	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/workloads/nofp/*.[ch] tests/workloads/nofp/*.cc \
+	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/workloads/*.h tests/workloads/*.cc \
 	tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)

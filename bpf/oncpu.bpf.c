@@ -106,6 +106,7 @@ static __always_inline __u32 user_stack_dwarf(struct bpf_perf_event_data *ctx, _
 	s = unwind_user(pid, &r);
 	if (!s)
 		return STACK_ID_NONE;
+	stat_inc(&stats, ONCPU_STAT_UNW_WALKS);
 	for (int i = 0; i < 4; i++)
 		if (s->flags & (1u << i))
 			stat_inc(&stats, unw_stat_slots[i]);

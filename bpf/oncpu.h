@@ -20,7 +20,8 @@ enum oncpu_stat {
 	ONCPU_STAT_KSTACK_ERR, /* kernel stack not captured */
 	ONCPU_STAT_USTACK_ERR, /* user stack not captured (user threads only) */
 	ONCPU_STAT_COUNT_FULL, /* sample lost: count map full */
-	/* With DWARF unwinding, user stacks by outcome (bpf/unwind_maps.h UNW_F_*): */
+	/* With DWARF unwinding, user stacks walked, and by outcome (bpf/unwind_maps.h UNW_F_*): */
+	ONCPU_STAT_UNW_WALKS,
 	ONCPU_STAT_UNW_COMPLETE, /* reached the end of the stack */
 	ONCPU_STAT_UNW_CUT,      /* cut at MAX_STACK_DEPTH */
 	ONCPU_STAT_UNW_FP,       /* some frame-pointer steps (addresses without a table) */

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <linux/types.h>
 
+#include "bpf/common.h"
 #include "daemon/answer.h"
 #include "daemon/control.h"
 #include "daemon/emberd.h"
@@ -37,10 +39,14 @@ static int start_unwind(struct emberd *d)
 	d->unwind = unwind_new(&d->cfg);
 	if (!d->unwind && d->cfg.unwind_mode == UNWIND_DWARF)
 		return -errno;
-	if (!d->unwind)
+	if (!d->unwind) {
 		log_warn("user stacks from frame pointers only");
-	else
-		procs_set_listener(d->procs, unwind_note, d->unwind);
+		return 0;
+	}
+	procs_set_listener(d->procs, unwind_note, d->unwind);
+	/* The processes chosen with -p have tables before their first sample. */
+	for (size_t i = 0; i < d->cfg.npids; i++)
+		unwind_note(d->unwind, EMBER_PROC_NEW, d->cfg.pids[i]);
 	return 0;
 }
 

@@ -22,6 +22,7 @@ struct oncpu {
 	const struct config *cfg;
 	struct symbolizer *sym;
 	struct oncpu_bpf *skel;
+	int dwarf; /* user stacks from the unwind tables, in ustacks0/1 */
 	struct bpf_link **links;
 	int nlinks;
 	uint64_t stats_seen[ONCPU_STAT_MAX]; /* totals already reported */
@@ -95,6 +96,8 @@ static int size_maps(struct oncpu *o, int ncpus)
 	uint64_t per_drain = (uint64_t)o->cfg->freq * ncpus * DRAIN_MAX_SEC;
 	__u32 counts = kmaps_pow2(per_drain, 1024, 1u << 20);
 	__u32 stacks = kmaps_pow2(4 * per_drain, 4096, 1u << 20);
+	/* Unwound user stacks chain on collision: room for each distinct one, not four times. */
+	__u32 ustacks = o->dwarf ? kmaps_pow2(per_drain, 1024, 1u << 20) : 1;
 	struct oncpu_bpf *skel = o->skel;
 	int err;
 
@@ -102,6 +105,8 @@ static int size_maps(struct oncpu *o, int ncpus)
 	err = err ?: bpf_map__set_max_entries(skel->maps.counts1, counts);
 	err = err ?: bpf_map__set_max_entries(skel->maps.stacks0, stacks);
 	err = err ?: bpf_map__set_max_entries(skel->maps.stacks1, stacks);
+	err = err ?: bpf_map__set_max_entries(skel->maps.ustacks0, ustacks);
+	err = err ?: bpf_map__set_max_entries(skel->maps.ustacks1, ustacks);
 	log_debug("on-CPU: maps sized for %llu samples per drain: %u counts, %u stacks",
 		  (unsigned long long)per_drain, counts, stacks);
 	return err;
@@ -109,7 +114,8 @@ static int size_maps(struct oncpu *o, int ncpus)
 
 struct drain_ctx {
 	struct oncpu *o;
-	int stacks_fd;
+	int stacks_fd,
+		ustacks_fd; /* ustacks_fd: where user stacks are (stacks_fd without tables) */
 	struct window *w;
 };
 
@@ -121,7 +127,7 @@ static int fold_key(void *arg, const void *key, uint64_t count)
 	struct kmaps_stacks ks;
 	int err;
 
-	kmaps_read_stacks(&ks, k->pid, k->tid, k->comm, d->stacks_fd, k->ustack_id, d->stacks_fd,
+	kmaps_read_stacks(&ks, k->pid, k->tid, k->comm, d->ustacks_fd, k->ustack_id, d->stacks_fd,
 			  k->kstack_id);
 	err = stack_fold_counted(&o->line, o->sym, o->cfg->prefix, &ks.s, &d->w->stats[KIND_ONCPU],
 				 count);
@@ -136,12 +142,17 @@ static int oncpu_drain(struct collector *c, struct window *w)
 	struct oncpu_bpf *skel = o->skel;
 	uint64_t delta[ONCPU_STAT_MAX];
 	__u32 idle = kmaps_flip(&skel->bss->active);
-	struct drain_ctx d = { o, bpf_map__fd(idle ? skel->maps.stacks1 : skel->maps.stacks0), w };
+	struct drain_ctx d = { o, bpf_map__fd(idle ? skel->maps.stacks1 : skel->maps.stacks0),
+			       bpf_map__fd(idle ? skel->maps.ustacks1 : skel->maps.ustacks0), w };
 	int err;
 
+	if (!o->dwarf)
+		d.ustacks_fd = d.stacks_fd;
 	err = kmaps_drain(bpf_map__fd(idle ? skel->maps.counts1 : skel->maps.counts0),
 			  sizeof(struct oncpu_key), fold_key, &d);
 	kmaps_clear(d.stacks_fd);
+	if (o->dwarf)
+		kmaps_clear(d.ustacks_fd);
 
 	kmaps_stats(bpf_map__fd(skel->maps.stats), ONCPU_STAT_MAX, o->stats_seen, delta);
 	w->stats[KIND_ONCPU].samples += delta[ONCPU_STAT_SAMPLES];
@@ -153,6 +164,14 @@ static int oncpu_drain(struct collector *c, struct window *w)
 		log_debug("on-CPU: stacks not captured: %llu kernel, %llu user",
 			  (unsigned long long)delta[ONCPU_STAT_KSTACK_ERR],
 			  (unsigned long long)delta[ONCPU_STAT_USTACK_ERR]);
+	if (o->dwarf)
+		log_debug("on-CPU: user stacks: %llu walked, %llu complete, %llu cut at %d frames, "
+			  "%llu with frame-pointer steps, %llu before their tables",
+			  (unsigned long long)delta[ONCPU_STAT_UNW_WALKS],
+			  (unsigned long long)delta[ONCPU_STAT_UNW_COMPLETE],
+			  (unsigned long long)delta[ONCPU_STAT_UNW_CUT], MAX_STACK_DEPTH,
+			  (unsigned long long)delta[ONCPU_STAT_UNW_FP],
+			  (unsigned long long)delta[ONCPU_STAT_UNW_NO_PROC]);
 	return err;
 }
 
@@ -178,6 +197,27 @@ static void oncpu_free(struct collector *c)
 	free(o);
 }
 
+/* Open, configure and load the BPF object, user stacks walked with tables when dwarf. */
+static int open_load(struct oncpu *o, const struct collector_ctx *ctx, int dwarf)
+{
+	int err;
+
+	oncpu_bpf__destroy(o->skel);
+	o->dwarf = dwarf;
+	o->skel = oncpu_bpf__open();
+	if (!o->skel)
+		return -errno;
+	o->skel->rodata->include_idle = ctx->cfg->include_idle;
+	o->skel->rodata->filter_pids = ctx->cfg->npids > 0;
+	o->skel->rodata->unwind_dwarf = dwarf;
+	err = size_maps(o, libbpf_num_possible_cpus());
+	if (!err)
+		err = procs_share(ctx->procs, o->skel->obj);
+	if (!err && dwarf)
+		err = unwind_share(ctx->unwind, o->skel->obj);
+	return err ?: oncpu_bpf__load(o->skel);
+}
+
 struct collector *oncpu_new(const struct collector_ctx *ctx)
 {
 	struct oncpu *o = calloc(1, sizeof(*o));
@@ -188,19 +228,12 @@ struct collector *oncpu_new(const struct collector_ctx *ctx)
 	o->base = (struct collector){ "oncpu", oncpu_drain, oncpu_detach, oncpu_free };
 	o->cfg = ctx->cfg;
 	o->sym = ctx->sym;
-	o->skel = oncpu_bpf__open();
-	if (!o->skel) {
-		err = -errno;
-		log_err("cannot open the on-CPU BPF object: %s", strerror(-err));
-		goto cleanup;
+	err = open_load(o, ctx, ctx->unwind != NULL);
+	if (err && ctx->unwind && ctx->cfg->unwind_mode == UNWIND_AUTO) {
+		log_warn("on-CPU: the kernel refused the table walker (%s), frame pointers instead",
+			 strerror(-err));
+		err = open_load(o, ctx, 0);
 	}
-	o->skel->rodata->include_idle = ctx->cfg->include_idle;
-	o->skel->rodata->filter_pids = ctx->cfg->npids > 0;
-	err = size_maps(o, libbpf_num_possible_cpus());
-	if (!err)
-		err = procs_share(ctx->procs, o->skel->obj);
-	if (!err)
-		err = oncpu_bpf__load(o->skel);
 	if (err) {
 		log_err("cannot load the on-CPU BPF programs: %s", strerror(-err));
 		goto cleanup;

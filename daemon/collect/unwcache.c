@@ -50,8 +50,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-struct unwcache *unwcache_new(uint32_t nrows, uint32_t ntables, unwcache_evict_fn evict,
-			      void *ctx)
+struct unwcache *unwcache_new(uint32_t nrows, uint32_t ntables, unwcache_evict_fn evict, void *ctx)
 {
 	struct unwcache *c = calloc(1, sizeof(*c));
 

@@ -37,8 +37,7 @@ struct unwcache;
 typedef void (*unwcache_evict_fn)(void *ctx, const struct unwcache_entry *e);
 
 /* A cache of tables in nrows rows with ntables table ids. NULL on ENOMEM. */
-struct unwcache *unwcache_new(uint32_t nrows, uint32_t ntables, unwcache_evict_fn evict,
-			      void *ctx);
+struct unwcache *unwcache_new(uint32_t nrows, uint32_t ntables, unwcache_evict_fn evict, void *ctx);
 void unwcache_free(struct unwcache *c);
 
 /* The entry of a file, by device/inode or by build-id (len 0: none), or NULL. */

@@ -25,12 +25,12 @@
 #include "symbolize/procmaps.h"
 #include "symbolize/cfi.h"
 
-#define UNWIND_QUEUE 65536                 /* process events waiting for the thread */
-#define UNWIND_FILE_MAX (2ull << 30)       /* larger files are not read */
-#define UNWIND_REFRESH_SEC 5               /* mapping lists re-read (dlopen) this often */
-#define UNWIND_ROW_BYTES 16                /* an array element: the row rounded up to 8 bytes */
-#define UNWIND_UPLOAD_BATCH 65536          /* rows per map update */
-#define UNWIND_VDSO_INO 0                  /* the cache key of the vDSO: no file has inode 0 */
+#define UNWIND_QUEUE 65536           /* process events waiting for the thread */
+#define UNWIND_FILE_MAX (2ull << 30) /* larger files are not read */
+#define UNWIND_REFRESH_SEC 5         /* mapping lists re-read (dlopen) this often */
+#define UNWIND_ROW_BYTES 16          /* an array element: the row rounded up to 8 bytes */
+#define UNWIND_UPLOAD_BATCH 65536    /* rows per map update */
+#define UNWIND_VDSO_INO 0            /* the cache key of the vDSO: no file has inode 0 */
 
 struct unw_event {
 	uint32_t type, pid;
@@ -111,7 +111,8 @@ static int mapping_bias(const struct unwcache_entry *e, uint64_t start, uint64_t
 /* Copy rows into the kernel's array at start. Returns 0 or -errno. */
 static int upload_rows(struct unwind *u, uint32_t start, const struct unw_row *rows, size_t n)
 {
-	uint32_t *keys = malloc(sizeof(*keys) * (n < UNWIND_UPLOAD_BATCH ? n : UNWIND_UPLOAD_BATCH));
+	uint32_t *keys =
+		malloc(sizeof(*keys) * (n < UNWIND_UPLOAD_BATCH ? n : UNWIND_UPLOAD_BATCH));
 	int err = 0;
 
 	if (!keys)

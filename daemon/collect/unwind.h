@@ -34,16 +34,16 @@ int unwind_share(struct unwind *u, struct bpf_object *obj);
 void unwind_note(void *u, uint32_t type, uint32_t pid);
 
 struct unwind_stats {
-	uint64_t tables;       /* files with a table loaded */
-	uint64_t table_bytes;  /* kernel memory of their rows */
-	uint64_t cap_bytes;    /* --unwind-max-mb */
-	uint64_t builds;       /* tables built since start */
-	uint64_t build_fails;  /* files without a usable table (no CFI, corrupt, too big) */
-	uint64_t build_ns;     /* time spent building */
-	uint64_t cfi_bytes;    /* CFI read to build them */
-	uint64_t evictions;    /* tables evicted for room */
-	uint64_t procs;        /* processes with a mapping list */
-	uint64_t queue_drops;  /* events dropped: queue full */
+	uint64_t tables;      /* files with a table loaded */
+	uint64_t table_bytes; /* kernel memory of their rows */
+	uint64_t cap_bytes;   /* --unwind-max-mb */
+	uint64_t builds;      /* tables built since start */
+	uint64_t build_fails; /* files without a usable table (no CFI, corrupt, too big) */
+	uint64_t build_ns;    /* time spent building */
+	uint64_t cfi_bytes;   /* CFI read to build them */
+	uint64_t evictions;   /* tables evicted for room */
+	uint64_t procs;       /* processes with a mapping list */
+	uint64_t queue_drops; /* events dropped: queue full */
 };
 
 void unwind_get_stats(struct unwind *u, struct unwind_stats *st);

@@ -15,7 +15,7 @@ ROOT='^memshare;_start;__libc_start_main[^;]*;(__libc_start_call_main;)?main;'
 # trace MODE SECONDS: trace memshare for SECONDS with --unwind MODE into $T_TMP/MODE; it
 # leaks one block 2 seconds in.
 trace() {
-	spawn "$WORKLOADS/nofp/memshare" $(($2 + 30))
+	spawn "$WORKLOADS/memshare" $(($2 + 30))
 	local wl=$!
 	start_emberd --collect memory -p "$wl" -o "$T_TMP/$1" -w 5 --mem-sample 1 --mem-duty 100 \
 		--mem-age 1 --unwind "$1" -v || return 1

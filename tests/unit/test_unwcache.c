@@ -115,7 +115,9 @@ TEST(too_big_and_tableless)
 TEST(build_id_and_alias)
 {
 	struct unwcache *c = unwcache_new(10, 2, on_evict, NULL);
-	struct unwcache_entry t = { .dev = 8, .ino = 1, .build_id = { 1, 2, 3 }, .build_id_len = 3 };
+	struct unwcache_entry t = {
+		.dev = 8, .ino = 1, .build_id = { 1, 2, 3 }, .build_id_len = 3
+	};
 	struct unwcache_entry *e;
 	int err;
 
