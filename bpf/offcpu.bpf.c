@@ -212,6 +212,12 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, bool
 	t->has_waker = 0;
 }
 
+/*
+ * End next's block as it is switched back in: drop it outside [min_ns, max_ns], else key it by its
+ * kernel stack and its waker, whose stacks are dropped (and counted) when they were taken into the
+ * other buffer. A kernel thread's block is counted now; a user thread's waits in pending_ns for its
+ * user stack, taken at its next sys_exit or switch-out.
+ */
 static __always_inline void switch_in(void *ctx, struct task_struct *next, __u64 now)
 {
 	struct task_info *t = bpf_task_storage_get(&tasks, next, 0, 0);

@@ -96,6 +96,12 @@ static int on_clock_step(struct emberd *d, struct loop *l, time_t now)
 	return arm_timer(l) ?: err;
 }
 
+/*
+ * A tick: drain every collector and, once the window's end is reached, write the window and start
+ * the next one on the next multiple of the window length. A wakeup before the planned tick only
+ * re-arms the timer; a clock step goes to on_clock_step(). Returns 0 or a negative errno, the timer
+ * re-armed first even when the window could not be written.
+ */
 static int on_timer(struct emberd *d, struct loop *l)
 {
 	uint64_t expirations;
@@ -198,6 +204,12 @@ int emberd_block_signals(sigset_t *mask)
 	return sigprocmask(SIG_BLOCK, mask, NULL) ? -errno : 0;
 }
 
+/*
+ * Block the handled signals and put the signalfd, the wall-clock timer, the process ring buffer,
+ * the control and metrics servers and the watchdog timer in one epoll set. The first window is
+ * dated from the aligned time before now, so it covers less than its length. Returns 0 or a
+ * negative errno; the caller closes what was opened.
+ */
 static int loop_init(struct emberd *d, struct loop *l)
 {
 	struct epoll_event ev = { .events = EPOLLIN };

@@ -76,6 +76,10 @@ static int elfsyms_add_name(struct elfsyms *es, const char *name, uint32_t *off)
 	return 0;
 }
 
+/*
+ * Append one symbol, its name copied into the names pool (kept as an offset: the pool moves as it
+ * grows). A size above 32 bits is clamped. Returns 0, -ENOMEM, or -EFBIG past ELFSYMS_MAX_SYMS.
+ */
 static int elfsyms_add_sym(struct elfsyms *es, const GElf_Sym *sym, const char *name)
 {
 	struct elf_sym *s;
@@ -313,6 +317,10 @@ struct elfsyms_scns {
 	Elf_Scn *symtab, *dynsym, *debuglink, *debugdata;
 };
 
+/*
+ * The first .symtab and .dynsym by type, and .gnu_debuglink and .gnu_debugdata by name, unless
+ * NOBITS (no contents, as in a debug file); what is missing stays NULL.
+ */
 static void elfsyms_find_scns(Elf *e, struct elfsyms_scns *sc)
 {
 	Elf_Scn *scn = NULL;
@@ -350,6 +358,11 @@ static int elfsyms_check(Elf *e)
 	return eh.e_type == ET_EXEC || eh.e_type == ET_DYN ? 0 : -ENOEXEC;
 }
 
+/*
+ * An executable or shared object's segments, build-id, debuglink and function symbols: .symtab when
+ * present, else .dynsym with the MiniDebugInfo .symtab that stripped distribution binaries carry in
+ * .gnu_debugdata. Returns 0 with *out set, or a negative errno (-ENOEXEC for other files).
+ */
 static int elfsyms_from_elf(Elf *e, struct elfsyms **out)
 {
 	struct elfsyms *es;

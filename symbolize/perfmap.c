@@ -49,6 +49,10 @@ static int perfmap_push(struct perfmap *pm, const struct perfmap_entry *e)
 	return 0;
 }
 
+/*
+ * One hex field of a "START SIZE name" line, 0x optional: at most 16 digits, then one space, which
+ * is stepped over. Returns 0 or -EINVAL (the line is skipped).
+ */
 static int perfmap_hex(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p;

@@ -24,6 +24,7 @@
  * 50 ms between two drains is still named. exec makes the cached maps stale: they are
  * reread at the next lookup, never used for the new image.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -72,6 +73,7 @@ struct symbolizer {
 	struct lru proc_lru;
 	struct proc *last;
 	uint64_t window, frames, named, maps_reads, exit_maps;
+	uint64_t evicted; /* processes dropped before their time to keep the cap */
 	void (*sync)(void *ctx);
 	void *sync_ctx;
 };
@@ -279,10 +281,40 @@ static void proc_mark_exited(struct symbolizer *s, struct proc *p)
 }
 
 /* A new entry without maps, or NULL. */
+/* How far from the least recently used end an exited process is looked for. */
+#define SYM_EVICT_SCAN 64
+
+/*
+ * Keep the cache under its cap as entries come in, not only at the window's end: process
+ * churn (200,000 exit records in one window) must not grow it. The oldest exited process
+ * goes first (its late samples lose their names, a bounded loss), else the least recently
+ * used live one, which is read again at its next sample.
+ */
+static void proc_make_room(struct symbolizer *s)
+{
+	struct lru *it = s->proc_lru.prev;
+
+	if (s->procs.count < s->opts.max_procs || it == &s->proc_lru)
+		return;
+	for (int k = 0; k < SYM_EVICT_SCAN && it != &s->proc_lru; k++, it = it->prev) {
+		struct proc *p = lru_entry(it, struct proc, lru);
+
+		if (p->exited) {
+			proc_drop(s, p);
+			s->evicted++;
+			return;
+		}
+	}
+	proc_drop(s, lru_entry(s->proc_lru.prev, struct proc, lru));
+	s->evicted++;
+}
+
 static struct proc *proc_insert(struct symbolizer *s, uint32_t pid)
 {
-	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *p;
 
+	proc_make_room(s);
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->pid = pid;
@@ -324,6 +356,12 @@ static int proc_sync_gone(struct symbolizer *s, uint32_t pid, struct proc **out)
 	return 0;
 }
 
+/*
+ * The cache entry of pid, made most recently used: created if new, maps reread if an exec made them
+ * stale (and dropped if that fails: the old image's maps would give wrong names). A process gone
+ * from /proc is looked up again once pending exit records are read. Returns 0 with *out set
+ * (perhaps an entry without maps), or -ENOMEM.
+ */
 static int proc_get(struct symbolizer *s, uint32_t pid, struct proc **out)
 {
 	struct proc *p = proc_lookup(s, pid);
@@ -365,6 +403,21 @@ static int proc_find_map(const struct proc *p, uint64_t addr)
 	return lo > 0 && addr < p->maps[lo - 1].end ? lo - 1 : -1;
 }
 
+/*
+ * A name that ends in white space and a number ("f 1000000") would make its stack's folded
+ * line read as a differential one ("a;f 1000000 5") when it is the leaf: the space becomes '_'.
+ */
+static void frame_unnumber(char *name, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && (isdigit((unsigned char)name[i - 1]) || name[i - 1] == '.'))
+		i--;
+	if (i > 0 && i < len && isdigit((unsigned char)name[i]) &&
+	    isspace((unsigned char)name[i - 1]))
+		name[i - 1] = '_';
+}
+
 /* A name made safe for a folded line: ';' separates frames, a newline ends the stack. */
 static int frame_add_name(struct sbuf *out, const char *name, const char *suffix)
 {
@@ -379,6 +432,7 @@ static int frame_add_name(struct sbuf *out, const char *name, const char *suffix
 			out->buf[i] = ':';
 		else if ((unsigned char)out->buf[i] < 0x20)
 			out->buf[i] = '?';
+	frame_unnumber(out->buf + at, len);
 	sbuf_addstr(out, suffix);
 	return sbuf_addch(out, ';');
 }
@@ -625,6 +679,11 @@ static struct dso *proc_exit_dso(struct symbolizer *s, const struct proc *p,
 	return d;
 }
 
+/*
+ * Replace p's maps with the mappings the kernel sent at its exit, each file found in the DSO cache
+ * by identity or in p's previous maps, so a process gone from /proc is still named. Returns 0, or
+ * -ENOMEM with p unchanged.
+ */
 static int proc_set_exit_maps(struct symbolizer *s, struct proc *p, const struct symbolizer_vma *v,
 			      int n)
 {
@@ -749,6 +808,7 @@ void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *s
 	st->debug_files = ds.debug_files;
 	st->maps_reads = s->maps_reads;
 	st->exit_maps = s->exit_maps;
+	st->procs_evicted = s->evicted;
 	st->max_procs = s->opts.max_procs;
 	st->max_dsos = ds.cap;
 	st->dsos_pending = ds.pending;

@@ -128,6 +128,12 @@ static int add_lib(struct mem *m, const char *path, uint32_t pid)
 	return 0;
 }
 
+/*
+ * The allocator libraries to probe: without pids, the configured library or emberd's own libc,
+ * probed in every process; with pids, the copy each process maps (through its root, so containers
+ * work), one library per process and at most MEM_MAX_LIBS. Logs what fails. Returns 0 or a negative
+ * errno.
+ */
 static int find_libs(struct mem *m)
 {
 	const struct config *cfg = m->cfg;

@@ -7,7 +7,7 @@ require_bpf
 OUT=$T_TMP/out RUN=$T_TMP/run PORT=$((20000 + RANDOM % 20000))
 msg=$("$EMBER" snapshot --run-dir "$RUN" 2>&1)
 check "ember snapshot without a daemon fails" test $? -eq 1
-check "... saying so in one line" test "$msg" = "ember: no emberd running (no control socket at '$RUN/emberd.sock')"
+check "... saying so in one line" test "$msg" = "ember snapshot: no emberd running (no control socket at '$RUN/emberd.sock')"
 "$EMBER" status --run-dir "$RUN" >/dev/null 2>&1
 check "ember status without a daemon exits 1" test $? -eq 1
 "$EMBERD" -o "$OUT" --metrics 8.8.8.8:$PORT --run-dir "$RUN" >"$T_TMP/bad.log" 2>&1
