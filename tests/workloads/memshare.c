@@ -6,7 +6,8 @@
  *     (24 KiB), alloc_realloc realloc(NULL)s a half block then realloc()s it to a whole one,
  *     twice (24 KiB), alloc_new (memshare_new.cc) uses operator new for 2 (16 KiB):
  *     shares 33.3 : 25 : 25 : 16.7. Every block is freed by its path. On SIGUSR1, path_leak ->
- *     alloc_leak malloc()s one block and keeps it.
+ *     alloc_leak malloc()s 1 MiB and keeps it: above the C library's mmap threshold, so
+ *     malloc itself calls mmap while its return is probed.
  * noipa keeps each function whole and named (no clones); a store after each call keeps it
  * from being a tail call, so every frame stays on the stack.
  */
@@ -18,6 +19,7 @@
 #include "memshare.h"
 
 #define BLOCK 8192
+#define LEAK (1 << 20)
 
 static void *volatile sink;
 static volatile sig_atomic_t leak_asked;
@@ -58,7 +60,7 @@ __attribute__((noipa)) void *alloc_realloc(size_t n)
 
 __attribute__((noipa)) void path_leak(void)
 {
-	((char *)alloc_leak(BLOCK))[0] = 1;
+	((char *)alloc_leak(LEAK))[0] = 1;
 }
 
 __attribute__((noipa)) void path_malloc(int n)
