@@ -25,10 +25,10 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNFLAGS) -fno-omit-frame-pointer $(SANFLAGS) \
 	-DEMBER_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. -D_GNU_SOURCE
 override LDFLAGS += $(SANFLAGS)
-LDLIBS := -lbpf -lelf -ldw -ldebuginfod -lz -llzma -liberty -lpthread -lm
+LDLIBS := -lbpf -lelf -ldw -lz -llzma -liberty -lpthread -lm
 # The ember CLI starts often on small inputs: elfutils and its compressors linked in, so the
 # dynamic loader has less to map and relocate (--version: see tests/bench/bench-render.sh).
-EMBER_LDLIBS := -Wl,-Bstatic -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lbpf -ldebuginfod \
+EMBER_LDLIBS := -Wl,-Bstatic -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lbpf \
 	-liberty -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
 
@@ -227,13 +227,14 @@ install: all
 	install -m 0644 man/emberd.8 $(DESTDIR)$(MANDIR)/man8/emberd.8
 	install -d -m 0755 $(DESTDIR)$(DOCDIR)
 	install -m 0644 systemd/metrics-tcp.conf $(DESTDIR)$(DOCDIR)/metrics-tcp.conf
+	install -m 0644 systemd/debuginfod.conf $(DESTDIR)$(DOCDIR)/debuginfod.conf
 
 # The configuration and the archives stay: they are the user's data.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/emberd $(DESTDIR)$(BINDIR)/ember \
 		$(DESTDIR)$(UNITDIR)/emberd.service $(DESTDIR)$(MANDIR)/man1/ember.1 \
 		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8 \
-		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
+		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf $(DESTDIR)$(DOCDIR)/debuginfod.conf
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h $(addsuffix /*.c,$(MODULES)) $(addsuffix /*.h,$(MODULES)) \
 	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/workloads/*.h tests/workloads/*.cc \

@@ -158,7 +158,8 @@ int archdir_scan(const char *outdir, struct archdir *ad)
 		return err;
 	}
 	/* sub points at "SUB/NAME": comparing it orders by folder, then by name */
-	qsort(ad->e, ad->n, sizeof(*ad->e), by_window);
+	if (ad->n > 1)
+		qsort(ad->e, ad->n, sizeof(*ad->e), by_window);
 	return 0;
 }
 

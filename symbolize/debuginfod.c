@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* debuginfod.c - debug files fetched by build-id from debuginfod servers (optional, libdebuginfod) */
+/*
+ * debuginfod.c - debug files fetched by build-id from debuginfod servers (optional, libdebuginfod)
+ *
+ * libdebuginfod brings curl and its TLS, Kerberos and LDAP stacks: about 32 more shared
+ * libraries. A root daemon should not map them unless asked to, so the library is loaded
+ * with dlopen() only when --debuginfod is set, as elfutils' own libdw does.
+ */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +22,42 @@
 #define DINFOD_MISSES 4096
 /* After a failed lookup, no server is asked for this long. */
 #define DINFOD_BACKOFF_NS (60ull * 1000000000ull)
+
+/* Downloads larger than this are refused by the library (DEBUGINFOD_MAXSIZE). */
+#define DINFOD_MAX_BYTES "536870912"
+
+/* The library's entry points, found at the first dinfod_new(). */
+static struct {
+	void *handle;
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_end) *end;
+	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_set_user_data) *set_user_data;
+	__typeof__(debuginfod_get_user_data) *get_user_data;
+	__typeof__(debuginfod_set_progressfn) *set_progressfn;
+} lib;
+
+static int dinfod_load(void)
+{
+	if (lib.handle)
+		return 0;
+	lib.handle = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib.handle)
+		return -ENOENT;
+	lib.begin = dlsym(lib.handle, "debuginfod_begin");
+	lib.end = dlsym(lib.handle, "debuginfod_end");
+	lib.find_debuginfo = dlsym(lib.handle, "debuginfod_find_debuginfo");
+	lib.set_user_data = dlsym(lib.handle, "debuginfod_set_user_data");
+	lib.get_user_data = dlsym(lib.handle, "debuginfod_get_user_data");
+	lib.set_progressfn = dlsym(lib.handle, "debuginfod_set_progressfn");
+	if (!lib.begin || !lib.end || !lib.find_debuginfo || !lib.set_user_data ||
+	    !lib.get_user_data || !lib.set_progressfn) {
+		dlclose(lib.handle);
+		lib.handle = NULL;
+		return -ENOSYS;
+	}
+	return 0;
+}
 
 struct dinfod {
 	debuginfod_client *client;
@@ -34,7 +77,7 @@ static uint64_t dinfod_now_ns(void)
 /* Called by libdebuginfod while a lookup is under way: nonzero abandons it. */
 static int dinfod_progress(debuginfod_client *client, long done, long total)
 {
-	const struct dinfod *d = debuginfod_get_user_data(client);
+	const struct dinfod *d = lib.get_user_data(client);
 
 	(void)done;
 	(void)total;
@@ -48,7 +91,8 @@ static int dinfod_setenv(const char *urls, const char *cache_dir, unsigned int t
 	snprintf(sec, sizeof(sec), "%u", timeout_sec);
 	if (setenv(DEBUGINFOD_URLS_ENV_VAR, urls, 1) ||
 	    setenv(DEBUGINFOD_CACHE_PATH_ENV_VAR, cache_dir, 1) ||
-	    setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, sec, 1))
+	    setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, sec, 1) ||
+	    setenv(DEBUGINFOD_MAXSIZE_ENV_VAR, DINFOD_MAX_BYTES, 1))
 		return -errno;
 	unsetenv(DEBUGINFOD_PROGRESS_ENV_VAR);
 	return 0;
@@ -63,6 +107,11 @@ struct dinfod *dinfod_new(const char *urls, const char *cache_dir, unsigned int 
 		errno = EINVAL;
 		return NULL;
 	}
+	err = dinfod_load();
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
 	if (mkdir(cache_dir, 0700) && errno != EEXIST)
 		return NULL;
 	err = dinfod_setenv(urls, cache_dir, timeout_sec);
@@ -73,15 +122,15 @@ struct dinfod *dinfod_new(const char *urls, const char *cache_dir, unsigned int 
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->client = debuginfod_begin();
+	d->client = lib.begin();
 	if (!d->client) {
 		free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
 	d->timeout_ns = (uint64_t)timeout_sec * 1000000000ull;
-	debuginfod_set_user_data(d->client, d);
-	debuginfod_set_progressfn(d->client, dinfod_progress);
+	lib.set_user_data(d->client, d);
+	lib.set_progressfn(d->client, dinfod_progress);
 	return d;
 }
 
@@ -89,7 +138,7 @@ void dinfod_free(struct dinfod *d)
 {
 	if (!d)
 		return;
-	debuginfod_end(d->client);
+	lib.end(d->client);
 	free(d);
 }
 
@@ -105,7 +154,7 @@ int dinfod_find(struct dinfod *d, const uint8_t *id, size_t len)
 	}
 	d->st.asked++;
 	d->deadline_ns = now + d->timeout_ns;
-	fd = debuginfod_find_debuginfo(d->client, id, (int)len, NULL);
+	fd = lib.find_debuginfo(d->client, id, (int)len, NULL);
 	if (fd >= 0) {
 		d->st.found++;
 		return fd;

@@ -48,6 +48,8 @@
 #define SYM_DEFAULT_REFRESH_MS 200
 #define SYM_KALLSYMS "/proc/kallsyms"
 #define SYM_MAX_INLINED 16
+/* All perf maps held, together (one is at most PERFMAP_MAX_BYTES of text). */
+#define SYM_PERFMAP_BUDGET (256u << 20)
 
 struct proc {
 	struct hnode node;
@@ -73,7 +75,8 @@ struct symbolizer {
 	struct lru proc_lru;
 	struct proc *last;
 	uint64_t window, frames, named, maps_reads, exit_maps;
-	uint64_t evicted; /* processes dropped before their time to keep the cap */
+	uint64_t evicted;    /* processes dropped before their time to keep the cap */
+	uint64_t pm_refused; /* perf maps not kept: all of them at SYM_PERFMAP_BUDGET */
 	void (*sync)(void *ctx);
 	void *sync_ctx;
 };
@@ -188,8 +191,47 @@ static uint32_t proc_nspid(uint32_t pid)
 }
 
 /* Open the perf map of a JIT process: /tmp/perf-NSPID.map inside its root. */
+/* Bytes of all perf maps held, each counted once however many processes share it. */
+static uint64_t sym_perfmap_bytes(const struct symbolizer *s)
+{
+	uint64_t bytes = 0;
+
+	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next) {
+		const struct proc *p = lru_entry(it, struct proc, lru);
+
+		if (p->pm)
+			bytes += perfmap_bytes(p->pm) / (uint64_t)perfmap_refs(p->pm);
+	}
+	return bytes;
+}
+
+/*
+ * Take the perf map just read for p: the one another process holds if they come from one
+ * file (one sparse 64 MiB map hard-linked for four PIDs cost 256 MiB), and none when all
+ * perf maps would pass SYM_PERFMAP_BUDGET (counted in perfmaps_refused).
+ */
+static void proc_take_perfmap(struct symbolizer *s, struct proc *p, struct perfmap *pm)
+{
+	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next) {
+		const struct proc *q = lru_entry(it, struct proc, lru);
+
+		if (q->pm && perfmap_same_file(q->pm, pm)) {
+			perfmap_free(pm);
+			p->pm = perfmap_hold(q->pm);
+			return;
+		}
+	}
+	if (sym_perfmap_bytes(s) + perfmap_bytes(pm) > SYM_PERFMAP_BUDGET) {
+		perfmap_free(pm);
+		s->pm_refused++;
+		return;
+	}
+	p->pm = pm;
+}
+
 static void proc_open_perfmap(struct symbolizer *s, struct proc *p)
 {
+	struct perfmap *pm;
 	char path[64], name[64];
 	struct stat st;
 	int dfd;
@@ -209,8 +251,8 @@ static void proc_open_perfmap(struct symbolizer *s, struct proc *p)
 	}
 	if (dfd < 0)
 		return;
-	if (perfmap_open(dfd, name, st.st_uid, &p->pm))
-		p->pm = NULL;
+	if (!perfmap_open(dfd, name, st.st_uid, &pm))
+		proc_take_perfmap(s, p, pm);
 	close(dfd);
 }
 
@@ -780,7 +822,7 @@ void symbolizer_end_window(struct symbolizer *s)
 
 static uint64_t sym_procs_bytes(const struct symbolizer *s)
 {
-	uint64_t bytes = htab_bytes(&s->procs);
+	uint64_t bytes = htab_bytes(&s->procs) + sym_perfmap_bytes(s);
 
 	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next) {
 		const struct proc *p = lru_entry(it, struct proc, lru);
@@ -788,7 +830,6 @@ static uint64_t sym_procs_bytes(const struct symbolizer *s)
 		bytes += sizeof(*p) + (uint64_t)p->nmaps * (sizeof(*p->maps) + sizeof(*p->dsos));
 		for (int i = 0; i < p->nmaps; i++)
 			bytes += p->maps[i].path ? strlen(p->maps[i].path) + 1 : 0;
-		bytes += p->pm ? perfmap_bytes(p->pm) : 0;
 	}
 	return bytes;
 }
@@ -809,6 +850,8 @@ void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *s
 	st->maps_reads = s->maps_reads;
 	st->exit_maps = s->exit_maps;
 	st->procs_evicted = s->evicted;
+	st->perfmaps_refused = s->pm_refused;
+	st->perfmaps_bytes = sym_perfmap_bytes(s);
 	st->max_procs = s->opts.max_procs;
 	st->max_dsos = ds.cap;
 	st->dsos_pending = ds.pending;

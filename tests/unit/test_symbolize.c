@@ -514,14 +514,12 @@ TEST(build_id_shared_only_between_files_alike)
 TEST(binary_replaced_while_running)
 {
 	char src[2048], dir[] = "/tmp/ember-symtest-XXXXXX", dst[64], cmd[4400];
-	struct symbolizer *s = new_sym(1);
+	struct symbolizer *s;
 	struct fx_proc fp;
 
-	if (geteuid() != 0) {
-		printf("skip binary_replaced_while_running: /proc/PID/map_files needs root\n");
-		symbolizer_free(s);
-		return;
-	}
+	if (geteuid() != 0)
+		SKIP("/proc/PID/map_files needs root");
+	s = new_sym(1);
 	ASSERT_TRUE(mkdtemp(dir));
 	fx_path(src, sizeof(src), "fx_pie");
 	snprintf(dst, sizeof(dst), "%s/fx_copy", dir);
@@ -630,6 +628,52 @@ TEST(jit_frames_from_perf_map_reread_when_grown)
 	jit_teardown(&j);
 }
 
+/* Four processes whose perf maps are one file (hard links) hold one parsed map, not four. */
+TEST(perf_map_shared_by_processes_of_one_file)
+{
+	struct jit_env j;
+	struct symbolizer_stats st;
+	pid_t kids[4];
+	char path[160];
+	uint64_t c, one = 0;
+	FILE *f;
+
+	jit_setup(&j);
+	c = (uint64_t)(uintptr_t)j.code;
+	f = fopen(j.map, "w");
+	ASSERT_TRUE(f);
+	for (int i = 0; i < 50000; i++) /* one real entry, then filler far away */
+		fprintf(f, "%" PRIx64 " 10 %s%d\n",
+			i ? c + (uint64_t)0x100000000 + 16u * (unsigned)i : c,
+			i ? "filler_" : "shared_entry", i);
+	fclose(f);
+	for (int i = 0; i < 4; i++) {
+		kids[i] = fork(); /* each child has the same anonymous code mapping */
+		if (kids[i] == 0) {
+			pause();
+			_exit(0);
+		}
+		ASSERT_TRUE(kids[i] > 0);
+		snprintf(path, sizeof(path), "%s/perf-%d.map", j.dir, (int)kids[i]);
+		ASSERT_EQ_INT(link(j.map, path), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ_STR(sym1(j.s, kids[i], c + 4), "shared_entry0_[j]");
+		symbolizer_get_stats(j.s, &st);
+		if (i == 0)
+			one = st.perfmaps_bytes;
+	}
+	ASSERT_TRUE(one > 50000 * 16);
+	ASSERT_EQ_INT(st.perfmaps_bytes, one);
+	for (int i = 0; i < 4; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+		snprintf(path, sizeof(path), "%s/perf-%d.map", j.dir, (int)kids[i]);
+		unlink(path);
+	}
+	jit_teardown(&j);
+}
+
 TEST(hostile_perf_maps_are_refused)
 {
 	struct jit_env j;
@@ -658,14 +702,23 @@ TEST(hostile_perf_maps_are_refused)
 	ASSERT_EQ_INT(mkfifo(j.map, 0600), 0);
 	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 8), "[unknown]");
 	unlink(j.map);
-	/* Owned by another user: refused (only root can make one). */
-	if (geteuid() == 0) {
-		snprintf(line, sizeof(line), "%" PRIx64 " 40 not_mine\n", c);
-		jit_write(&j, "w", line);
-		ASSERT_EQ_INT(chown(j.map, 4242, 4242), 0);
-		ASSERT_EQ_STR(sym1(j.s, getpid(), c + 8), "[unknown]");
-		unlink(j.map);
-	}
+	jit_teardown(&j);
+}
+
+TEST(perf_map_of_another_user_is_refused)
+{
+	struct jit_env j;
+	uint64_t c;
+	char line[256];
+
+	if (geteuid() != 0)
+		SKIP("only root can give a file to another user");
+	jit_setup(&j);
+	c = (uint64_t)(uintptr_t)j.code;
+	snprintf(line, sizeof(line), "%" PRIx64 " 40 not_mine\n", c);
+	jit_write(&j, "w", line);
+	ASSERT_EQ_INT(chown(j.map, 4242, 4242), 0);
+	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 8), "[unknown]");
 	jit_teardown(&j);
 }
 
@@ -777,9 +830,8 @@ TEST(kernel_frames_from_proc_kallsyms)
 	if (f)
 		fclose(f);
 	if (!addr || strcmp(name, "schedule")) {
-		printf("skip kernel_frames_from_proc_kallsyms: kallsyms unreadable or zeros\n");
 		symbolizer_free(s);
-		return;
+		SKIP("/proc/kallsyms unreadable, or its addresses zeros");
 	}
 	ASSERT_EQ_STR(sym_stack(s, 0, (uint64_t[]){ addr + 4 }, 1, 1), "schedule_[k]");
 	symbolizer_free(s);
