@@ -35,7 +35,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev libbz2-dev \
 	libiberty-dev pkg-config make
-TEST_PKGS := bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
+TEST_PKGS := g++ bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
 	debuginfod clang-format xz-utils binutils curl libclang-rt-dev
 
 ifeq ($(V),1)
@@ -161,6 +161,12 @@ $(OUTPUT)/workloads/nofp $(OUTPUT)/workloads/nofp_offcpu: $(OUTPUT)/workloads/%:
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
 
+# memshare (t151) the same way, its C++ part by g++; -fno-builtin keeps every malloc/free pair.
+$(OUTPUT)/workloads/memshare: $(wildcard tests/workloads/memshare*) | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)g++ -O2 -fno-builtin -fomit-frame-pointer -x c tests/workloads/memshare.c -x c++ \
+		tests/workloads/memshare_new.cc -o $@
+
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(FUZZ_SRCS) $(ALL_HEADERS) | $(OUTPUT)/fuzz
@@ -233,7 +239,8 @@ uninstall:
 		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf $(DESTDIR)$(DOCDIR)/debuginfod.conf
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h $(addsuffix /*.c,$(MODULES)) $(addsuffix /*.h,$(MODULES)) \
-	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c tests/bench/*.c)
+	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/workloads/*.h tests/workloads/*.cc \
+	tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)
 
