@@ -188,8 +188,11 @@ static __always_inline void count_block(const struct offcpu_key *key, __u32 buf,
 /* Count the block waiting for t's user stack, taken now in t's own context. */
 static __always_inline void flush_pending(void *ctx, struct task_info *t)
 {
-	t->key.ustack_id = stack_id(bpf_get_stackid(ctx, stacks_of(t->buf), BPF_F_USER_STACK),
-				    OFFCPU_STAT_USTACK_ERR);
+	t->key.ustack_id =
+		procs_exec_limbo(bpf_get_current_task_btf())
+			? STACK_ID_NONE
+			: stack_id(bpf_get_stackid(ctx, stacks_of(t->buf), BPF_F_USER_STACK),
+				   OFFCPU_STAT_USTACK_ERR);
 	count_block(&t->key, t->buf, t->pending_ns);
 	t->pending_ns = 0;
 	procs_note(t->key.pid);

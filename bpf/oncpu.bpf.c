@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* oncpu.bpf.c - sample stacks on every CPU from a perf event, counted in the kernel */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf/common.h"
 #include "bpf/oncpu.h"
@@ -77,7 +78,8 @@ static __always_inline int count_sample(struct bpf_perf_event_data *ctx, struct 
 	key->kstack_id = in_user_mode(ctx) ? STACK_ID_NONE
 					   : stack_id(bpf_get_stackid(ctx, stacks, 0), &stats,
 						      ONCPU_STAT_KSTACK_ERR);
-	key->ustack_id = kthread ? STACK_ID_NONE
+	key->ustack_id = kthread || procs_exec_limbo(bpf_get_current_task_btf())
+				 ? STACK_ID_NONE
 				 : stack_id(bpf_get_stackid(ctx, stacks, BPF_F_USER_STACK), &stats,
 					    ONCPU_STAT_USTACK_ERR);
 	count = bpf_map_lookup_elem(counts, key);
