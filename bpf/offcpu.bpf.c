@@ -233,7 +233,9 @@ static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf, bool sleeper
 /* Count the block waiting for t's user stack, taken now in t's own context. */
 static __always_inline void flush_pending(void *ctx, struct task_info *t)
 {
-	if (unwind_dwarf)
+	if (procs_exec_limbo(bpf_get_current_task_btf()))
+		t->key.ustack_id = STACK_ID_NONE;
+	else if (unwind_dwarf)
 		t->key.ustack_id =
 			user_stack_dwarf(t->key.pid, t->buf, true, OFFCPU_STAT_USTACK_ERR);
 	else
