@@ -29,14 +29,14 @@ LDLIBS := -lbpf -lelf -ldw -lz -llzma -liberty -lpthread -lm
 # The ember CLI starts often on small inputs: elfutils and its compressors linked in, so the
 # dynamic loader has less to map and relocate (--version: see tests/bench/bench-render.sh).
 EMBER_LDLIBS := -Wl,-Bstatic -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lbpf \
-	-liberty -lpthread -lm
+	-liberty -lncursesw -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
 
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev libbz2-dev \
-	libiberty-dev pkg-config make
+	libiberty-dev libncurses-dev pkg-config make
 TEST_PKGS := g++ bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
-	debuginfod clang-format xz-utils binutils curl libclang-rt-dev
+	debuginfod clang-format xz-utils binutils curl libclang-rt-dev tmux
 
 ifeq ($(V),1)
 Q =
@@ -118,10 +118,10 @@ $(OUTPUT)/ember: $(OUTPUT)/cli/ember.o $(LIBS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(EMBER_LDLIBS) -o $@
 
-# Unit tests: one binary per module, linked against every library.
+# Unit tests: one binary per module, linked against every library (the viewer's with curses).
 $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS) | $(OUTPUT)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $< $(LIBS) $(LDLIBS) -lncursesw -o $@
 
 $(OUTPUT)/tests/test_replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h \
 		$(wildcard tests/fuzz/crashers/%/*) $(LIBS) | $(OUTPUT)/tests

@@ -15,6 +15,7 @@ int flamegraph_main(int argc, char **argv); /* folded stacks in, interactive SVG
 int pprof_main(int argc, char **argv);      /* folded stacks in, gzipped profile.proto out */
 int merge_main(int argc, char **argv);      /* archived windows of a time range as one profile */
 int control_main(int argc, char **argv);    /* `snapshot` and `status` to the running emberd */
+int view_main(int argc, char **argv);       /* flame graphs in the terminal, of files or live */
 
 /*
  * Parse a point in time for `ember merge`: "YYYY-MM-DD HH:MM[:SS]" (or with a T),

@@ -16,6 +16,8 @@
 #include "daemon/report.h"
 #include "lib/log.h"
 
+#define FOLDED_MAX_REPLY (16u << 20) /* bytes of folded lines in one answer */
+
 /* Every file of the snapshot, one path a line, in a fixed order. */
 static void list_files(const struct archive_result *r, struct sbuf *out)
 {
@@ -49,7 +51,50 @@ static void do_snapshot(struct emberd *d, struct sbuf *out)
 		list_files(&r, out);
 }
 
-/* One command a connection: "snapshot" or "status", a line. */
+/*
+ * The current window's profile of a kind, drained first, heaviest stacks first: a header
+ * line, then folded lines up to FOLDED_MAX_REPLY bytes (the rest counted in a last comment).
+ */
+static void do_folded(struct emberd *d, const char *kind, size_t len, struct sbuf *out)
+{
+	unsigned int both = COLLECT_ONCPU | COLLECT_OFFCPU;
+	const struct folded_entry *v;
+	struct folded *f;
+	char w[32];
+	size_t n, i;
+	int k;
+
+	for (k = 0; k < KIND_MAX; k++)
+		if (strlen(profile_kind_names[k]) == len &&
+		    !strncmp(kind, profile_kind_names[k], len))
+			break;
+	if (k == KIND_MAX) {
+		sbuf_addf(out, "error: unknown kind '%.*s'\n", (int)len, kind);
+		return;
+	}
+	emberd_drain(d);
+	if (k == KIND_HOTCOLD && (d->cfg.collect & both) == both &&
+	    window_hotcold(d->win, d->cfg.freq))
+		log_warn("cannot build the hot/cold profile, ignoring");
+	f = d->win->profiles[k];
+	n = folded_count(f);
+	v = folded_sorted_by(f, FOLDED_BY_WEIGHT);
+	if (!v) {
+		sbuf_addstr(out, "error: out of memory\n");
+		return;
+	}
+	sbuf_addf(out, "# ember folded %s drain %u stacks %zu\n", profile_kind_names[k],
+		  emberd_drain_period(&d->cfg), n);
+	for (i = 0; i < n && out->len < FOLDED_MAX_REPLY; i++) {
+		folded_format_weight(w, sizeof(w), v[i].weight, v[i].frac);
+		if (sbuf_add(out, v[i].stack, v[i].len) || sbuf_addf(out, " %s\n", w))
+			break;
+	}
+	if (i < n)
+		sbuf_addf(out, "# truncated: %zu stacks left out\n", n - i);
+}
+
+/* One command a connection, a line: "snapshot", "status" or "folded KIND". */
 void answer_control(void *arg, const char *req, size_t len, struct sbuf *out)
 {
 	struct emberd *d = arg;
@@ -59,6 +104,8 @@ void answer_control(void *arg, const char *req, size_t len, struct sbuf *out)
 		do_snapshot(d, out);
 	else if (len == 6 && !strncmp(req, "status", 6))
 		report_status(d, out);
+	else if (len > 7 && !strncmp(req, "folded ", 7))
+		do_folded(d, req + 7, len - 7, out);
 	else
 		sbuf_addf(out, "error: unknown command '%.*s'\n", (int)len, req);
 }

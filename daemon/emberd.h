@@ -54,6 +54,8 @@ int emberd_reload(struct emberd *d);
  * so a SIGHUP or SIGUSR1 during start-up waits for the loop instead of killing emberd.
  */
 int emberd_block_signals(sigset_t *mask);
+/* Seconds between drains: the largest divisor of the window up to DRAIN_MAX_SEC. */
+unsigned int emberd_drain_period(const struct config *cfg);
 /* Run until SIGTERM/SIGINT; the last window is written before returning. Returns 0 or -errno. */
 int emberd_loop(struct emberd *d);
 

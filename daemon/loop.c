@@ -41,7 +41,7 @@ struct loop {
 	time_t next_tick, window_end;
 };
 
-static unsigned int drain_period(const struct config *cfg)
+unsigned int emberd_drain_period(const struct config *cfg)
 {
 	unsigned int p = cfg->window_sec;
 
@@ -83,7 +83,7 @@ static int arm_timer(struct loop *l)
  */
 static int on_clock_step(struct emberd *d, struct loop *l, time_t now)
 {
-	unsigned int period = drain_period(&d->cfg);
+	unsigned int period = emberd_drain_period(&d->cfg);
 	int err = 0, armed;
 
 	/*
@@ -142,14 +142,14 @@ static int on_timer(struct emberd *d, struct loop *l)
 		l->window_end = align_up(now, d->cfg.window_sec);
 		d->win->start = l->window_end - d->cfg.window_sec;
 	}
-	l->next_tick = align_up(now, drain_period(&d->cfg));
+	l->next_tick = align_up(now, emberd_drain_period(&d->cfg));
 	/* A window that could not be written is counted: ticks go on. */
 	armed = arm_timer(l);
 	if (armed)
 		return armed;
 	/* The clock was set while we worked, before the timer was armed: nothing cancelled it. */
 	now = now_sec();
-	if (l->next_tick <= now || l->next_tick > now + (time_t)drain_period(&d->cfg))
+	if (l->next_tick <= now || l->next_tick > now + (time_t)emberd_drain_period(&d->cfg))
 		return on_clock_step(d, l, now) ?: err;
 	return err;
 }
@@ -164,7 +164,7 @@ static void on_reload(struct emberd *d, struct loop *l)
 		/* The current window ends as planned, or sooner on a shorter window. */
 		if (align_up(now, d->cfg.window_sec) < l->window_end)
 			l->window_end = align_up(now, d->cfg.window_sec);
-		l->next_tick = align_up(now, drain_period(&d->cfg));
+		l->next_tick = align_up(now, emberd_drain_period(&d->cfg));
 		if (arm_timer(l))
 			log_err("cannot re-arm the timer: %s", strerror(errno));
 	}
@@ -265,7 +265,7 @@ static int loop_init(struct emberd *d, struct loop *l)
 		return err;
 	l->window_end = align_up(now, d->cfg.window_sec);
 	d->win->start = l->window_end - d->cfg.window_sec;
-	l->next_tick = align_up(now, drain_period(&d->cfg));
+	l->next_tick = align_up(now, emberd_drain_period(&d->cfg));
 	return watchdog_init(l) ?: arm_timer(l);
 }
 
