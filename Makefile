@@ -25,17 +25,17 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNFLAGS) -fno-omit-frame-pointer $(SANFLAGS) \
 	-DEMBER_VERSION='"$(VERSION)"' -I$(OUTPUT) -I. -D_GNU_SOURCE
 override LDFLAGS += $(SANFLAGS)
-LDLIBS := -lbpf -lelf -ldw -ldebuginfod -lz -llzma -liberty -lpthread -lm
+LDLIBS := -lbpf -lelf -ldw -lz -llzma -liberty -lpthread -lm
 # The ember CLI starts often on small inputs: elfutils and its compressors linked in, so the
 # dynamic loader has less to map and relocate (--version: see tests/bench/bench-render.sh).
-EMBER_LDLIBS := -Wl,-Bstatic -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lbpf -ldebuginfod \
+EMBER_LDLIBS := -Wl,-Bstatic -ldw -lelf -lz -llzma -lbz2 -Wl,-Bdynamic -lbpf \
 	-liberty -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror=undef -I$(OUTPUT) -I.
 
 # Packages the build and the tests need (Debian names).
 BUILD_PKGS := gcc clang llvm libbpf-dev bpftool libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev liblzma-dev libbz2-dev \
 	libiberty-dev pkg-config make
-TEST_PKGS := bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
+TEST_PKGS := g++ bpftrace libcap2-bin linux-perf libxml2-utils chromium golang-go perl gzip util-linux python3 man-db groff-base systemd time libc6-dbg libjemalloc2 \
 	debuginfod clang-format xz-utils binutils curl libclang-rt-dev
 
 ifeq ($(V),1)
@@ -161,6 +161,12 @@ $(OUTPUT)/workloads/nofp $(OUTPUT)/workloads/nofp_offcpu: $(OUTPUT)/workloads/%:
 	$(call msg,CC,$@)
 	$(Q)gcc -O2 -g -fomit-frame-pointer $< -o $@ -lpthread
 
+# memshare (t151) the same way, its C++ part by g++; -fno-builtin keeps every malloc/free pair.
+$(OUTPUT)/workloads/memshare: $(wildcard tests/workloads/memshare*) | $(OUTPUT)/workloads
+	$(call msg,CC,$@)
+	$(Q)g++ -O2 -fno-builtin -fomit-frame-pointer -x c tests/workloads/memshare.c -x c++ \
+		tests/workloads/memshare_new.cc -o $@
+
 # Fuzz targets: built with libFuzzer and sanitizers from the modules that need no BPF.
 FUZZ_SRCS := $(wildcard lib/*.c collapse/*.c render/*.c symbolize/*.c)
 $(OUTPUT)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(FUZZ_SRCS) $(ALL_HEADERS) | $(OUTPUT)/fuzz
@@ -189,7 +195,8 @@ test-unit: deps $(UNIT_TESTS)
 bench: deps-test all $(WORKLOADS) $(BENCH_TOOLS)
 	@tests/bench/run.sh $(OUTPUT)
 
-fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp
+fuzz: deps-test $(FUZZERS) $(OUTPUT)/fixtures/sym/stamp $(OUTPUT)/fixtures/stacks/stamp \
+		$(OUTPUT)/fixtures/cfi/stamp
 	@tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
 # The shipped configuration file is printed from the option table (tests/golden/run-config.sh checks it).
@@ -222,16 +229,18 @@ install: all
 	install -m 0644 man/emberd.8 $(DESTDIR)$(MANDIR)/man8/emberd.8
 	install -d -m 0755 $(DESTDIR)$(DOCDIR)
 	install -m 0644 systemd/metrics-tcp.conf $(DESTDIR)$(DOCDIR)/metrics-tcp.conf
+	install -m 0644 systemd/debuginfod.conf $(DESTDIR)$(DOCDIR)/debuginfod.conf
 
 # The configuration and the archives stay: they are the user's data.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/emberd $(DESTDIR)$(BINDIR)/ember \
 		$(DESTDIR)$(UNITDIR)/emberd.service $(DESTDIR)$(MANDIR)/man1/ember.1 \
 		$(DESTDIR)$(MANDIR)/man5/emberd.conf.5 $(DESTDIR)$(MANDIR)/man8/emberd.8 \
-		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf
+		$(DESTDIR)$(DOCDIR)/metrics-tcp.conf $(DESTDIR)$(DOCDIR)/debuginfod.conf
 
 FORMAT_SRCS = $(wildcard bpf/*.c bpf/*.h $(addsuffix /*.c,$(MODULES)) $(addsuffix /*.h,$(MODULES)) \
-	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/fuzz/*.c tests/bench/*.c)
+	tests/unit/*.c tests/unit/*.h tests/workloads/*.c tests/workloads/*.h tests/workloads/*.cc \
+	tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRCS)
 

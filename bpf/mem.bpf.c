@@ -9,10 +9,13 @@
 #include "bpf/maps.bpf.h"
 #include "bpf/pids.bpf.h"
 #include "bpf/procs.bpf.h"
+#include "bpf/unwind.bpf.h"
 
 const volatile __u64 sample_bytes = 512 * 1024; /* mean bytes between samples; 1: every call */
 const volatile bool key_tid = false;            /* count by thread, not only by process */
 const volatile __u32 exp_table[MEM_EXP_TABLE];  /* -ln(U) quantiles, fixed point */
+/* User stacks from the unwind tables (unwind.bpf.h) into ustacks, not frame pointers into stacks. */
+const volatile bool unwind_dwarf = false;
 
 /* Allocation counts are double-buffered as in oncpu.bpf.c; stacks and live entries are not. */
 volatile __u32 active;
@@ -35,6 +38,14 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
+
+/* The same for stacks walked by unwind_user(); the loader leaves 1 entry in the unused one. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MEM_MAX_STACKS);
+	__type(key, __u32);
+	__type(value, __u64[MAX_STACK_DEPTH]);
+} ustacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -197,10 +208,33 @@ static __always_inline void forget(__u32 pid, __u64 addr)
 	}
 }
 
-static __always_inline __u32 user_stack(void *ctx)
+/*
+ * The user stack from the thread's user registers: at an allocator's return, those of the
+ * return site in its caller, so the walk starts exactly at the caller.
+ */
+static __always_inline __u32 user_stack_dwarf(const struct pt_regs *regs)
 {
-	long id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	struct unw_scratch *s;
+	struct unw_regs r;
 
+	unw_regs_from_pt(&r, regs);
+	s = unwind_user(bpf_get_current_pid_tgid() >> 32, &r);
+	if (!s)
+		return STACK_ID_NONE;
+	for (__u32 bit = 0; bit < MEM_STAT_UNW_NBITS; bit++)
+		if (s->flags & (1u << bit))
+			stat_inc(&stats, MEM_STAT_UNW_COMPLETE + bit);
+	return unwind_store(&ustacks, s);
+}
+
+/* ctx: the program's context; regs: the thread's user registers. */
+static __always_inline __u32 user_stack(void *ctx, const struct pt_regs *regs)
+{
+	long id;
+
+	if (unwind_dwarf)
+		return user_stack_dwarf(regs);
+	id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	if (id >= 0)
 		return id;
 	if (id == -14 /* EFAULT: no user stack */)
@@ -210,7 +244,7 @@ static __always_inline __u32 user_stack(void *ctx)
 }
 
 /* Count size bytes on the current stack in the active buffer; returns the stack id. */
-static __always_inline __u32 count(void *ctx, __u32 src, __u64 size)
+static __always_inline __u32 count(void *ctx, const struct pt_regs *regs, __u32 src, __u64 size)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	static const struct mem_count zero;
@@ -218,7 +252,7 @@ static __always_inline __u32 count(void *ctx, __u32 src, __u64 size)
 	struct mem_count *c;
 
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
-	key.ustack_id = user_stack(ctx);
+	key.ustack_id = user_stack(ctx, regs);
 	c = lookup_or_try_init(active & 1 ? (void *)&counts1 : (void *)&counts0, &key, &zero);
 	if (c) {
 		__sync_fetch_and_add(&c->calls, 1);
@@ -318,7 +352,7 @@ static __always_inline int alloc_return(struct pt_regs *ctx)
 	}
 	if (!addr)
 		return 0;
-	track(id, addr, p.size, count(ctx, MEM_SRC_ALLOC, p.size));
+	track(id, addr, p.size, count(ctx, ctx, MEM_SRC_ALLOC, p.size));
 	return 0;
 }
 
@@ -382,7 +416,8 @@ static __always_inline void count_syscall(void *ctx, __u32 src, __u64 bytes)
 	if (!bytes || !pid_wanted(pid))
 		return;
 	stat_inc(&stats, MEM_STAT_SYSCALLS);
-	count(ctx, src, bytes);
+	count(ctx, (const struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf()), src,
+	      bytes);
 }
 
 SEC("tracepoint/syscalls/sys_enter_mmap")

@@ -79,7 +79,14 @@ enum mem_stat {
 	MEM_STAT_USTACK_ERR, /* user stack not captured */
 	MEM_STAT_EXIT_FREED, /* live entries removed at process exit or exec */
 	MEM_STAT_SYSCALLS,   /* mmap/munmap/brk calls counted */
+	/* With unwind tables, user stacks by outcome, one slot per bit of UNW_F_* in order: */
+	MEM_STAT_UNW_COMPLETE, /* reached the end of the stack */
+	MEM_STAT_UNW_CUT,      /* cut at MAX_STACK_DEPTH */
+	MEM_STAT_UNW_FP,       /* some frame-pointer steps (addresses without a table) */
+	MEM_STAT_UNW_NO_PROC,  /* the process's tables were not loaded yet */
 	MEM_STAT_MAX,
 };
+
+#define MEM_STAT_UNW_NBITS (MEM_STAT_UNW_NO_PROC - MEM_STAT_UNW_COMPLETE + 1)
 
 #endif

@@ -233,7 +233,9 @@ static __always_inline __u32 user_stack_dwarf(__u32 pid, __u32 buf, bool sleeper
 /* Count the block waiting for t's user stack, taken now in t's own context. */
 static __always_inline void flush_pending(void *ctx, struct task_info *t)
 {
-	if (unwind_dwarf)
+	if (procs_exec_limbo(bpf_get_current_task_btf()))
+		t->key.ustack_id = STACK_ID_NONE;
+	else if (unwind_dwarf)
 		t->key.ustack_id =
 			user_stack_dwarf(t->key.pid, t->buf, true, OFFCPU_STAT_USTACK_ERR);
 	else
@@ -262,6 +264,12 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, bool
 	t->has_waker = 0;
 }
 
+/*
+ * End next's block as it is switched back in: drop it outside [min_ns, max_ns], else key it by its
+ * kernel stack and its waker, whose stacks are dropped (and counted) when they were taken into the
+ * other buffer. A kernel thread's block is counted now; a user thread's waits in pending_ns for its
+ * user stack, taken at its next sys_exit or switch-out.
+ */
 static __always_inline void switch_in(void *ctx, struct task_struct *next, __u64 now)
 {
 	struct task_info *t = bpf_task_storage_get(&tasks, next, 0, 0);

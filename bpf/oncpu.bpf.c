@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* oncpu.bpf.c - sample stacks on every CPU from a perf event, counted in the kernel */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf/common.h"
 #include "bpf/oncpu.h"
@@ -127,7 +128,7 @@ static __always_inline int count_sample(struct bpf_perf_event_data *ctx, struct 
 	key->kstack_id = in_user_mode(ctx) ? STACK_ID_NONE
 					   : stack_id(bpf_get_stackid(ctx, stacks, 0), &stats,
 						      ONCPU_STAT_KSTACK_ERR);
-	if (kthread)
+	if (kthread || procs_exec_limbo(bpf_get_current_task_btf()))
 		key->ustack_id = STACK_ID_NONE;
 	else if (unwind_dwarf)
 		key->ustack_id = user_stack_dwarf(ctx, key->pid, ustacks);

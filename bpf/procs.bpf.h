@@ -31,6 +31,23 @@ static __always_inline void procs_emit(__u32 type, __u32 pid)
 	bpf_ringbuf_submit(e, 0);
 }
 
+/*
+ * Between exec's switch to the new address space and the new image's first
+ * instruction, the saved user registers still hold the old image's: an address
+ * in mappings that are gone, no user stack. The new mm gets its code range
+ * (start_code) just before the registers are reset (load_elf_binary).
+ */
+static __always_inline bool procs_exec_limbo(struct task_struct *task)
+{
+	struct mm_struct *mm;
+
+	if (!bpf_core_field_exists(task->in_execve) ||
+	    !BPF_CORE_READ_BITFIELD_PROBED(task, in_execve))
+		return false;
+	mm = BPF_CORE_READ(task, mm);
+	return mm && !BPF_CORE_READ(mm, start_code);
+}
+
 #define PROCS_PF_EXITING 0x00000004
 
 /*

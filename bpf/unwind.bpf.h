@@ -33,6 +33,7 @@
 #ifndef EMBER_UNWIND_BPF_H
 #define EMBER_UNWIND_BPF_H
 
+#include <bpf/bpf_core_read.h>
 #include "bpf/unwind.h"
 #include "bpf/unwind_maps.h"
 
@@ -103,6 +104,8 @@ struct unw_walk {
 	__u32 depth;
 	__u32 flags;
 	__u32 exact; /* ip is where the thread is (leaf, interrupted by a signal), not a return */
+	__u64 tramp; /* the uretprobe trampoline's address, when returns are pending */
+	__u64 ri;    /* struct return_instance *: the next pending return, innermost first */
 };
 
 /* The mapping holding ip, or NULL. */
@@ -244,6 +247,35 @@ static __always_inline int unw_step_row(struct unw_walk *w, const struct unw_row
 	return 0;
 }
 
+/*
+ * A function whose return is probed (a uretprobe, as the memory collector puts on malloc) has
+ * the trampoline's address in place of its return address until it returns; the real one is
+ * in the task's pending return instances, innermost first. A chained instance (a probed
+ * function that jumped to another) shares its slot with the instances after it.
+ */
+static __always_inline void unw_uretprobes_init(struct unw_walk *w)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+	if (!bpf_core_field_exists(t->utask))
+		return;
+	w->ri = (__u64)BPF_CORE_READ(t, utask, return_instances);
+	if (w->ri)
+		w->tramp = BPF_CORE_READ(t, mm, uprobes_state.xol_area, vaddr);
+}
+
+static __always_inline void unw_uretprobe_fix(struct unw_walk *w)
+{
+	struct return_instance *ri = (struct return_instance *)w->ri;
+
+	if (!ri || w->ip != w->tramp)
+		return;
+	w->ip = BPF_CORE_READ(ri, orig_ret_vaddr);
+	for (int i = 0; i < 4 && ri && BPF_CORE_READ(ri, chained); i++)
+		ri = BPF_CORE_READ(ri, next);
+	w->ri = ri ? (__u64)BPF_CORE_READ(ri, next) : 0;
+}
+
 /* bpf_loop callback: record the frame at ip, then step to its caller. 1 stops the walk. */
 static long unw_step(__u64 index, void *ctx)
 {
@@ -251,6 +283,7 @@ static long unw_step(__u64 index, void *ctx)
 	const struct unw_row *r;
 	__u32 d = w->depth, pc = 0;
 
+	unw_uretprobe_fix(w);
 	if (w->ip == 0)
 		return 1;
 	if (d >= MAX_STACK_DEPTH) {
@@ -293,6 +326,7 @@ static __always_inline struct unw_scratch *unwind_user(__u32 pid, const struct u
 		w.proc = p;
 	else
 		w.flags = UNW_F_NO_PROC;
+	unw_uretprobes_init(&w);
 	bpf_loop(MAX_STACK_DEPTH + 1, unw_step, &w, 0);
 	s->depth = w.depth;
 	s->flags = w.flags;

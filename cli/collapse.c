@@ -234,6 +234,11 @@ static int fold_folded(struct lines *lr, struct folded *f)
 	return err;
 }
 
+/*
+ * Fold the input with the parser of c->format; when no format was named it is guessed from the
+ * first block of input, and an empty input goes to the perf parser. Returns 0 or a negative errno
+ * (-EINVAL when the format cannot be told).
+ */
 static int fold(struct cli *c, struct lines *lr, struct folded *f)
 {
 	const char *buf;

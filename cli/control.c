@@ -31,7 +31,7 @@ static void usage(FILE *out, const char *cmd)
 }
 
 /* Why nothing answers: no daemon at all, or one without a socket. */
-static void explain_absence(const char *run_dir, const char *sock, int err)
+static void explain_absence(const char *cmd, const char *run_dir, const char *sock, int err)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -45,12 +45,18 @@ static void explain_absence(const char *run_dir, const char *sock, int err)
 		fclose(f);
 	}
 	if (pid > 0 && !kill(pid, 0))
-		fprintf(stderr, "ember: emberd (pid %d) does not answer on '%s': %s\n", pid, sock,
-			strerror(-err));
+		fprintf(stderr, "ember %s: emberd (pid %d) does not answer on '%s': %s\n", cmd, pid,
+			sock, strerror(-err));
 	else
-		fprintf(stderr, "ember: no emberd running (no control socket at '%s')\n", sock);
+		fprintf(stderr, "ember %s: no emberd running (no control socket at '%s')\n", cmd,
+			sock);
 }
 
+/*
+ * Send cmd as one line to emberd's control socket and print its reply, read until emberd closes the
+ * connection (at most 1 MiB); a reply starting "error: " goes to stderr. Returns the exit status:
+ * 0, or 1 when nothing answers or emberd reports an error.
+ */
 static int ask(const char *run_dir, const char *cmd)
 {
 	struct timeval tv = { CTL_TIMEOUT_MS / 1000, 0 };
@@ -61,7 +67,7 @@ static int ask(const char *run_dir, const char *cmd)
 	snprintf(sock, sizeof(sock), "%s/" CONTROL_SOCKET, run_dir);
 	fd = sock_connect_unix(sock);
 	if (fd < 0) {
-		explain_absence(run_dir, sock, fd);
+		explain_absence(cmd, run_dir, sock, fd);
 		return 1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -70,14 +76,16 @@ static int ask(const char *run_dir, const char *cmd)
 	err = err ?: sock_read(fd, &reply, 1 << 20, NULL);
 	close(fd);
 	if (err || !reply.len) {
-		fprintf(stderr, "ember: emberd did not answer '%s' on '%s': %s\n", cmd, sock,
+		fprintf(stderr, "ember %s: emberd did not answer on '%s': %s\n", cmd, sock,
 			err ? strerror(-err) : "connection closed");
 		sbuf_release(&reply);
 		return 1;
 	}
 	err = !strncmp(reply.buf, "error: ", 7);
-	fprintf(err ? stderr : stdout, "%s%s", err ? "ember: " : "",
-		err ? reply.buf + 7 : reply.buf);
+	if (err)
+		fprintf(stderr, "ember %s: %s", cmd, reply.buf + 7);
+	else
+		fputs(reply.buf, stdout);
 	sbuf_release(&reply);
 	return err;
 }
@@ -90,6 +98,8 @@ int control_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *run_dir = getenv("EMBER_RUN_DIR");
+	/* argv[0] is "ember snapshot" or "ember status": the command is its last word. */
+	const char *cmd = strrchr(argv[0], ' ') ? strrchr(argv[0], ' ') + 1 : argv[0];
 	int opt;
 
 	if (!run_dir || !*run_dir)
@@ -99,16 +109,16 @@ int control_main(int argc, char **argv)
 		if (opt == 'r') {
 			run_dir = optarg;
 		} else if (opt == 'h') {
-			usage(stdout, argv[0]);
+			usage(stdout, cmd);
 			return 0;
 		} else {
-			usage(stderr, argv[0]);
+			usage(stderr, cmd);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "ember: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "ember %s: unexpected argument '%s'\n", cmd, argv[optind]);
 		return 2;
 	}
-	return ask(run_dir, argv[0]);
+	return ask(run_dir, cmd);
 }

@@ -38,6 +38,11 @@ static int load(struct diff *d, int side, const char *path, struct textfile *t)
 	return 0;
 }
 
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int diff_main(int argc, char **argv)
 {
 	struct diff_opts o = { 0, 0 };
@@ -46,7 +51,7 @@ int diff_main(int argc, char **argv)
 	int opt, rc = 1, err;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "nsh")) != -1) {
+	while ((opt = getopt_long(argc, argv, "nsh", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			o.normalize = 1;

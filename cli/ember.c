@@ -44,9 +44,16 @@ int main(int argc, char **argv)
 		printf("ember %s\n", EMBER_VERSION);
 		return 0;
 	}
-	for (const struct subcommand *c = subcommands; c->name; c++)
-		if (!strcmp(argv[1], c->name))
+	for (const struct subcommand *c = subcommands; c->name; c++) {
+		if (!strcmp(argv[1], c->name)) {
+			char name[32];
+
+			/* getopt's messages then read "ember merge: unrecognized option ...". */
+			snprintf(name, sizeof(name), "ember %s", c->name);
+			argv[1] = name;
 			return c->main(argc - 1, argv + 1);
+		}
+	}
 	fprintf(stderr, "ember: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

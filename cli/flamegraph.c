@@ -177,6 +177,11 @@ static int numeric_option(struct fg_opts *o, int opt, const char *arg)
 	return 1;
 }
 
+/*
+ * Options that name a palette or a colour, checked now so that a bad name is a usage error (the
+ * background is checked against the hot palette: only its name matters here). Returns 0, -EINVAL,
+ * or 1 if opt is not one of them.
+ */
 static int choice_option(struct cmd *c, int opt, const char *arg)
 {
 	struct fg_opts *o = &c->o;
@@ -271,6 +276,7 @@ static int parse_option(struct cmd *c, int opt, const char *arg)
 		o->negate = 1;
 		break;
 	case OPT_HELP:
+	case 'h':
 		return 1;
 	default:
 		return -EINVAL;
@@ -493,7 +499,7 @@ int flamegraph_main(int argc, char **argv)
 
 	fg_opts_init(&c.o);
 	optind = 1;
-	while ((opt = getopt_long_only(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long_only(argc, argv, "h", long_opts, NULL)) != -1) {
 		int err = parse_option(&c, opt, optarg);
 
 		if (err == 1) {

@@ -10,6 +10,7 @@
 #include "collapse/folded.h"
 #include "lib/zfile.h"
 #include "daemon/archdir.h"
+#include "daemon/collect/window.h"
 #include "daemon/config/config.h"
 #include "cli/cli.h"
 #include "render/flamegraph.h"
@@ -96,7 +97,30 @@ int merge_parse_time(const char *s, time_t now, time_t *out)
 	return parse_clock(s, now, out);
 }
 
-static int add_file(struct folded *f, const char *path, const struct merge_opts *o)
+/*
+ * Add the stacks of one archived file (gzip or plain) to f. With --pid it is read into a profile of
+ * its own first, as the filter copies from one profile into another. Prints the error. Returns 0 or
+ * a negative errno.
+ */
+/* Whether any stack of f names its process ID in its first frame ("comm-PID"). */
+static int names_pids(const struct folded *f)
+{
+	const struct folded_entry *e;
+	size_t it = 0;
+	long pid;
+
+	while ((e = folded_next(f, &it))) {
+		const char *semi = memchr(e->stack, ';', e->len);
+
+		folded_split_comm(e->stack, semi ? (size_t)(semi - e->stack) : e->len, &pid);
+		if (pid >= 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Add one window's stacks to f (only --pid's, when set; *pids is set when any names a PID). */
+static int add_file(struct folded *f, const char *path, const struct merge_opts *o, int *pids)
 {
 	struct folded *one = o->pid >= 0 ? folded_new() : NULL;
 	struct folded_filter flt = { .pid = o->pid };
@@ -112,14 +136,16 @@ static int add_file(struct folded *f, const char *path, const struct merge_opts 
 		goto cleanup;
 	}
 	err = folded_read(one ? one : f, in, NULL);
-	if (!err && one)
+	if (!err && one) {
+		*pids |= names_pids(one);
 		err = folded_filter(f, one, &flt);
+	}
 cleanup:
 	if (in)
 		fclose(in);
 	folded_free(one);
 	if (err)
-		fprintf(stderr, "ember: cannot read '%s': %s\n", path, strerror(-err));
+		fprintf(stderr, "ember merge: cannot read '%s': %s\n", path, strerror(-err));
 	return err;
 }
 
@@ -139,22 +165,40 @@ static int selected(const struct archdir_entry *e, const struct merge_opts *o)
 static int merge_windows(struct folded *f, const struct merge_opts *o)
 {
 	struct archdir ad;
-	int err, n = 0;
+	int err, n = 0, pids = 0;
 
 	err = archdir_scan(o->dir, &ad);
 	if (err) {
-		fprintf(stderr, "ember: cannot read the archive '%s': %s\n", o->dir,
+		fprintf(stderr, "ember merge: cannot read the archive '%s': %s\n", o->dir,
 			strerror(-err));
 		return err;
 	}
 	for (size_t i = 0; i < ad.n && !err; i++) {
 		if (!selected(&ad.e[i], o))
 			continue;
-		err = add_file(f, ad.e[i].path, o);
+		err = add_file(f, ad.e[i].path, o, &pids);
 		n++;
 	}
 	archdir_release(&ad);
+	if (!err && n && o->pid >= 0 && !folded_count(f)) {
+		if (pids)
+			fprintf(stderr, "ember merge: process %ld has no %s stacks in that range\n",
+				o->pid, o->kind);
+		else
+			fprintf(stderr, "ember merge: --pid needs stacks that name their process: "
+					"these windows were written without --with-pid\n");
+		err = -ENOENT;
+	}
 	return err ? err : n;
+}
+
+/* A local time for a title; a time no calendar holds (--since @-9223372036854775807) as "@T". */
+static void title_time(char *buf, size_t size, time_t t)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "@%lld", (long long)t);
 }
 
 /* The kind's flame graph, titled with the range. */
@@ -162,12 +206,11 @@ static int write_svg(struct folded *f, const struct merge_opts *o, FILE *out)
 {
 	char title[160], from[32], to[32];
 	struct fg_opts fo;
-	struct tm tm;
 
 	fg_opts_init(&fo);
 	fg_opts_for_kind(&fo, o->kind);
-	strftime(from, sizeof(from), "%Y-%m-%d %H:%M:%S", localtime_r(&o->since, &tm));
-	strftime(to, sizeof(to), "%Y-%m-%d %H:%M:%S", localtime_r(&o->until, &tm));
+	title_time(from, sizeof(from), o->since);
+	title_time(to, sizeof(to), o->until);
 	snprintf(title, sizeof(title), "%s, %s to %s", o->kind, from, to);
 	fo.title = title;
 	return flamegraph_write(f, &fo, out);
@@ -179,7 +222,7 @@ static int write_out(struct folded *f, const struct merge_opts *o)
 	int err;
 
 	if (!out) {
-		fprintf(stderr, "ember: cannot create '%s': %s\n", o->out, strerror(errno));
+		fprintf(stderr, "ember merge: cannot create '%s': %s\n", o->out, strerror(errno));
 		return -errno;
 	}
 	err = o->svg ? write_svg(f, o, out) : folded_write(f, out);
@@ -188,7 +231,8 @@ static int write_out(struct folded *f, const struct merge_opts *o)
 	if (out != stdout && fclose(out) && !err)
 		err = -errno;
 	if (err)
-		fprintf(stderr, "ember: cannot write the merged profile: %s\n", strerror(-err));
+		fprintf(stderr, "ember merge: cannot write the merged profile: %s\n",
+			strerror(-err));
 	return err;
 }
 
@@ -199,12 +243,16 @@ static const char usage_text[] =
 	"  --since TIME   'YYYY-MM-DD HH:MM[:SS]', 'HH:MM[:SS]' (today), '@EPOCH', '-2h'\n"
 	"                 (s, m, h, d before now) or 'now' (default -1h)\n"
 	"  --until TIME   the same (default now)\n"
-	"  --kind KIND    oncpu, offcpu, hotcold, alloc, live (default oncpu)\n"
+	"  --kind KIND    oncpu, offcpu, alloc, live, hotcold, heap (default oncpu)\n"
 	"  --pid PID      only stacks of this process (archives written with --with-pid)\n"
 	"  --svg          write the flame graph instead of folded stacks\n"
 	"  -d, --dir DIR  the archive: emberd's output directory (default %s)\n"
 	"  -o FILE        write here instead of standard output\n";
 
+/*
+ * Apply one option to o; times are relative to now. Returns 0, or -EINVAL after saying which value
+ * was bad (an unknown option says nothing here: getopt already did).
+ */
 static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 {
 	char *end;
@@ -216,8 +264,17 @@ static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 			break;
 		return 0;
 	case 'k':
-		o->kind = arg;
-		return 0;
+		o->kind = NULL;
+		for (int k = 0; k < KIND_MAX; k++)
+			if (!strcmp(arg, profile_kind_names[k]))
+				o->kind = profile_kind_names[k];
+		if (o->kind)
+			return 0;
+		fprintf(stderr, "ember merge: unknown kind '%s' (kinds:", arg);
+		for (int k = 0; k < KIND_MAX; k++)
+			fprintf(stderr, " %s", profile_kind_names[k]);
+		fputs(")\n", stderr);
+		return -EINVAL;
 	case 'p':
 		o->pid = strtol(arg, &end, 10);
 		if (*end || end == arg || o->pid < 0)
@@ -235,13 +292,18 @@ static int parse_opt(struct merge_opts *o, int opt, const char *arg, time_t now)
 	default:
 		return -EINVAL;
 	}
-	fprintf(stderr, "ember: invalid value '%s' for --%s\n", arg,
+	fprintf(stderr, "ember merge: invalid value '%s' for --%s\n", arg,
 		opt == 's'   ? "since"
 		: opt == 'u' ? "until"
 			     : "pid");
 	return -EINVAL;
 }
 
+/*
+ * Fill o from the command line; by default the oncpu windows of the last hour in defdir. now is
+ * read once, so that defaults, --since and --until agree. Returns 0, 1 after --help, or -EINVAL
+ * after a usage error.
+ */
 static int parse_args(struct merge_opts *o, int argc, char **argv, const char *defdir)
 {
 	static const struct option opts[] = {
@@ -260,7 +322,7 @@ static int parse_args(struct merge_opts *o, int argc, char **argv, const char *d
 
 	*o = (struct merge_opts){ defdir, "oncpu", NULL, now - 3600, now, -1, 0 };
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:o:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			printf(usage_text, defdir);
 			return 1;
@@ -269,11 +331,11 @@ static int parse_args(struct merge_opts *o, int argc, char **argv, const char *d
 			return -EINVAL;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "ember: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "ember merge: unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
 	if (o->until <= o->since) {
-		fprintf(stderr, "ember: --until must be later than --since\n");
+		fprintf(stderr, "ember merge: --until must be later than --since\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -295,12 +357,12 @@ int merge_main(int argc, char **argv)
 		return 1;
 	n = merge_windows(f, &o);
 	if (n == 0)
-		fprintf(stderr, "ember: no %s windows in '%s' start in that range\n", o.kind,
+		fprintf(stderr, "ember merge: no %s windows in '%s' start in that range\n", o.kind,
 			o.dir);
 	if (n > 0)
 		n = write_out(f, &o) ? -1 : n;
 	if (n > 0)
-		fprintf(stderr, "ember: merged %d window(s)\n", n);
+		fprintf(stderr, "ember merge: merged %d window(s)\n", n);
 	folded_free(f);
 	return n > 0 ? 0 : 1;
 }

@@ -68,6 +68,10 @@ static int frame_matches(const char *stack, size_t len, const regex_t *re, struc
 	return 0;
 }
 
+/*
+ * Add to dst each stack of src whose process matches and, when re is given, one of whose frames
+ * matches re; with flt->invert, each stack that fails instead. Returns 0 or -ENOMEM.
+ */
 static int filter_entries(struct folded *dst, const struct folded *src,
 			  const struct folded_filter *flt, const regex_t *re)
 {

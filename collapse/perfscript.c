@@ -162,6 +162,12 @@ static bool match_frame(const char *s, size_t len, struct span *pc, struct span 
 	return true;
 }
 
+/*
+ * An event line starts a sample: keep its period and build the process frame "comm[-PID[/TID]]",
+ * spaces made '_'. Without a TID the PID is taken as the TID and the PID shows as "?", as the Perl
+ * does. A sample of an event other than the one kept (the first seen, unless named) is only counted
+ * in st->filtered. Returns 0, 1 if s is no event line, or a negative errno.
+ */
 static int start_sample(struct parser *ps, const char *s, size_t len)
 {
 	struct span comm, pid, tid, period = { NULL, 0 }, event;
@@ -344,6 +350,12 @@ static int add_srcline(struct parser *ps)
 	return sbuf_add(&ps->stack.text, ps->src.buf + b, e - b);
 }
 
+/*
+ * Append one frame of the current sample: "[unknown]" named after its module, tidied, a Java class
+ * signature's leading 'L' dropped in a java process, then its _[k]/_[j]/_[i] annotation and, with
+ * -F+srcline, the source line that follows (unless the frame is unknown, which sets *is_unknown).
+ * Returns 0 or a negative errno.
+ */
 static int add_frame(struct parser *ps, struct span elem, struct span pc, struct span mod,
 		     bool inlined, bool *is_unknown)
 {

@@ -50,6 +50,11 @@ static int archive_sub(const char *name)
 	return 1;
 }
 
+/*
+ * Append OUTDIR/SUB/NAME; sub, name and stem (the name up to its first '.') point into that one
+ * allocation. The size is the space the file takes on disk (st_blocks), which is what pruning
+ * frees. Returns 0 or -ENOMEM.
+ */
 static int add_entry(struct archdir *ad, const char *outdir, const char *sub, const char *name,
 		     const struct stat *st)
 {
@@ -97,9 +102,9 @@ static int walk(const char *outdir,
 
 		if (!archive_sub(s->d_name))
 			continue;
-		fd = openat(dirfd(top), s->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = openat(dirfd(top), s->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
-			continue; /* not a folder, or gone */
+			continue; /* not a folder (a symlink is not followed), or gone */
 		dh = fdopendir(fd);
 		if (!dh) {
 			err = -errno;
@@ -153,7 +158,8 @@ int archdir_scan(const char *outdir, struct archdir *ad)
 		return err;
 	}
 	/* sub points at "SUB/NAME": comparing it orders by folder, then by name */
-	qsort(ad->e, ad->n, sizeof(*ad->e), by_window);
+	if (ad->n > 1)
+		qsort(ad->e, ad->n, sizeof(*ad->e), by_window);
 	return 0;
 }
 
@@ -241,26 +247,51 @@ static struct window_group *group_windows(const struct archdir *ad, size_t *n)
 	return g;
 }
 
-/* Delete the window's files, then its folder if that was the last. Returns 0 or -errno. */
+/* Open dir (a prefix of path, len bytes) without following a link at its last component. */
+static int open_dir_nofollow(const char *path, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	return open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/*
+ * Delete the window's files, then its folder if that was the last. Files are unlinked
+ * through their folder's descriptor, opened without following links: a day folder swapped
+ * for a symlink since the scan deletes nothing elsewhere. Returns 0 or -errno.
+ */
 static int delete_window(const struct archdir *ad, const struct window_group *g,
 			 struct archdir_prune_stats *st)
 {
-	char dir[PATH_MAX];
-	int err = 0;
+	const struct archdir_entry *e = &ad->e[g->first];
+	int dfd = open_dir_nofollow(e->path, (size_t)(e->name - 1 - e->path)), pfd, err = 0;
 
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -errno;
 	for (size_t i = g->first; i < g->end; i++) {
-		if (unlink(ad->e[i].path) && errno != ENOENT) {
+		if (unlinkat(dfd, ad->e[i].name, 0) && errno != ENOENT) {
 			err = err ? err : -errno;
 			continue;
 		}
 		st->files++;
 		st->bytes += ad->e[i].size;
 	}
+	close(dfd);
 	st->windows++;
-	snprintf(dir, sizeof(dir), "%s", ad->e[g->first].path);
-	*strrchr(dir, '/') = '\0';
-	if (strcmp(strrchr(dir, '/') + 1, "snapshots"))
-		rmdir(dir); /* fails while it holds files: as wanted */
+	if (!strncmp(e->sub, "snapshots", e->sub_len) && e->sub_len == 9)
+		return err;
+	pfd = open_dir_nofollow(e->path, (size_t)(e->sub - 1 - e->path));
+	if (pfd >= 0) {
+		char sub[NAME_MAX + 1];
+
+		snprintf(sub, sizeof(sub), "%.*s", (int)e->sub_len, e->sub);
+		unlinkat(pfd, sub, AT_REMOVEDIR); /* fails while it holds files: as wanted */
+		close(pfd);
+	}
 	return err;
 }
 

@@ -124,6 +124,11 @@ static int atomic_commit(struct atomic_file *af, int err)
 	return err;
 }
 
+/*
+ * Write f's lines, sorted by stack, gzip-compressed to a dup of fd: gzclose() closes the dup, and
+ * the caller still fsyncs and closes fd. Returns 0 or a negative errno (write errors such as ENOSPC
+ * keep their errno).
+ */
 static int gz_write_profile(int fd, struct folded *f)
 {
 	const struct folded_entry *e = folded_sorted(f);
@@ -300,6 +305,11 @@ static void json_safe(char *s)
 			*s = '_';
 }
 
+/*
+ * The first fields of meta.json: host, kernel release, whether it is a snapshot, the span in epoch
+ * seconds and UTC, frequency, collectors, and the share of frames named (1 when there were no
+ * frames).
+ */
 static void meta_header(struct sbuf *sb, const struct config *cfg, const struct window *w,
 			const struct archive_info *info)
 {
@@ -326,6 +336,10 @@ static void meta_header(struct sbuf *sb, const struct config *cfg, const struct 
 		  info->frames ? (double)info->named / (double)info->frames : 1.0);
 }
 
+/*
+ * Write STEM.meta.json within the transaction: the header, then the counts of each kind that has
+ * stacks, samples or losses. Returns 0 or a negative errno.
+ */
 static int write_meta(struct archive_txn *t, const struct window *w,
 		      const struct archive_info *info)
 {
@@ -344,10 +358,10 @@ static int write_meta(struct archive_txn *t, const struct window *w,
 		sbuf_addf(&sb,
 			  "%s\n    \"%s\": { \"samples\": %" PRIu64 ", \"lost\": %" PRIu64
 			  ", \"stacks\": %zu, \"weight\": %" PRIu64 ", \"frames\": %" PRIu64
-			  ", \"named\": %" PRIu64 " }",
+			  ", \"named\": %" PRIu64 ", \"lost_stacks\": %" PRIu64 " }",
 			  first ? "" : ",", profile_kind_names[k], st->samples, st->lost,
 			  folded_count(w->profiles[k]), folded_total(w->profiles[k]), st->frames,
-			  st->named);
+			  st->named, st->lost_stacks);
 		first = 0;
 	}
 	err = sbuf_addstr(&sb, "\n  }\n}\n");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* control.c - emberd's control socket (snapshot, status) and pid file */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,19 +19,24 @@ struct control {
 	char sock[PATH_MAX], pidfile[PATH_MAX];
 };
 
+/*
+ * Write our pid to path through a new temporary beside it: created exclusively and without
+ * following links (the run folder may be shared), then renamed over path.
+ */
 static int write_pidfile(const char *path)
 {
-	char tmp[PATH_MAX + 8];
-	FILE *f;
-	int err = 0;
+	char tmp[PATH_MAX + 8], line[16];
+	int fd, len, err = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
+	unlink(tmp); /* left by a crash */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return -errno;
-	if (fprintf(f, "%d\n", (int)getpid()) < 0)
+	len = snprintf(line, sizeof(line), "%d\n", (int)getpid());
+	if (write(fd, line, (size_t)len) != len)
 		err = -EIO;
-	if (fclose(f) && !err)
+	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
 		err = -errno;

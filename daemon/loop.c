@@ -83,24 +83,49 @@ static int arm_timer(struct loop *l)
  */
 static int on_clock_step(struct emberd *d, struct loop *l, time_t now)
 {
-	int err = 0;
+	unsigned int period = drain_period(&d->cfg);
+	int err = 0, armed;
 
-	log_warn("the wall clock was set: realigning windows to the new time");
-	emberd_drain(d);
-	if (l->window_end <= now || l->window_end > now + (time_t)d->cfg.window_sec) {
-		err = emberd_close_window(d, l->window_end);
-		l->window_end = align_up(now, d->cfg.window_sec);
-		d->win->start = now;
+	/*
+	 * A step while the window is written, before the timer is armed again, cancels
+	 * nothing: the tick would wait for a time the clock left. So the time is read again
+	 * after arming, and the tick realigned until it is within one period ahead.
+	 */
+	for (int tries = 0; tries < 4; tries++) {
+		if (l->window_end <= now || l->window_end > now + (time_t)d->cfg.window_sec) {
+			log_warn("the wall clock was set past the window's end or back beyond its "
+				 "start: the window so far is written, the next one starts at the "
+				 "new time");
+			emberd_drain(d);
+			err = emberd_close_window(d, l->window_end) ?: err;
+			l->window_end = align_up(now, d->cfg.window_sec);
+			d->win->start = now;
+		} else {
+			/* A small step (NTP, a VM's clock sync): the window ends where planned. */
+			log_debug("the wall clock was set: drain ticks realigned");
+		}
+		l->next_tick = align_up(now, period);
+		armed = arm_timer(l);
+		if (armed)
+			return armed;
+		now = now_sec();
+		if (l->next_tick > now && l->next_tick <= now + (time_t)period)
+			break;
 	}
-	l->next_tick = align_up(now, drain_period(&d->cfg));
-	return arm_timer(l) ?: err;
+	return err;
 }
 
+/*
+ * A tick: drain every collector and, once the window's end is reached, write the window and start
+ * the next one on the next multiple of the window length. A wakeup before the planned tick only
+ * re-arms the timer; a clock step goes to on_clock_step(). Returns 0 or a negative errno, the timer
+ * re-armed first even when the window could not be written.
+ */
 static int on_timer(struct emberd *d, struct loop *l)
 {
 	uint64_t expirations;
 	time_t now = now_sec();
-	int err;
+	int err, armed;
 
 	if (read(l->timerfd, &expirations, sizeof(expirations)) < 0) {
 		if (errno == ECANCELED)
@@ -119,7 +144,14 @@ static int on_timer(struct emberd *d, struct loop *l)
 	}
 	l->next_tick = align_up(now, drain_period(&d->cfg));
 	/* A window that could not be written is counted: ticks go on. */
-	return arm_timer(l) ?: err;
+	armed = arm_timer(l);
+	if (armed)
+		return armed;
+	/* The clock was set while we worked, before the timer was armed: nothing cancelled it. */
+	now = now_sec();
+	if (l->next_tick <= now || l->next_tick > now + (time_t)drain_period(&d->cfg))
+		return on_clock_step(d, l, now) ?: err;
+	return err;
 }
 
 static void on_reload(struct emberd *d, struct loop *l)
@@ -198,6 +230,12 @@ int emberd_block_signals(sigset_t *mask)
 	return sigprocmask(SIG_BLOCK, mask, NULL) ? -errno : 0;
 }
 
+/*
+ * Block the handled signals and put the signalfd, the wall-clock timer, the process ring buffer,
+ * the control and metrics servers and the watchdog timer in one epoll set. The first window is
+ * dated from the aligned time before now, so it covers less than its length. Returns 0 or a
+ * negative errno; the caller closes what was opened.
+ */
 static int loop_init(struct emberd *d, struct loop *l)
 {
 	struct epoll_event ev = { .events = EPOLLIN };

@@ -76,6 +76,7 @@ static void count_window(struct emberd *d, const struct window *w, time_t end)
 	for (int k = 0; k < KIND_MAX; k++) {
 		s->samples[k] += w->stats[k].samples;
 		s->lost[k] += w->stats[k].lost;
+		s->lost_stacks[k] += w->stats[k].lost_stacks;
 	}
 	s->last_samples = w->stats[KIND_ONCPU].samples;
 	s->last_len = end > w->start ? (unsigned int)(end - w->start) : 1;

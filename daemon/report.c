@@ -37,8 +37,11 @@ static void status_kinds(const struct selfstats *s, struct sbuf *out)
 {
 	for (int k = 0; k < KIND_MAX; k++)
 		if (s->samples[k] || s->lost[k])
-			sbuf_addf(out, "%s: %" PRIu64 " samples, %" PRIu64 " lost\n",
-				  profile_kind_names[k], s->samples[k], s->lost[k]);
+			sbuf_addf(out,
+				  "%s: %" PRIu64 " samples, %" PRIu64 " lost, %" PRIu64
+				  " weight on lost stacks\n",
+				  profile_kind_names[k], s->samples[k], s->lost[k],
+				  s->lost_stacks[k]);
 }
 
 int report_status(const struct emberd *d, struct sbuf *out)
@@ -97,6 +100,9 @@ int report_metrics(const struct emberd *d, struct sbuf *out)
 	metric_kinds(out, "samples_total", "Events counted into profiles.", s->samples);
 	metric_kinds(out, "lost_samples_total", "Events dropped (maps full, stacks lost).",
 		     s->lost);
+	metric_kinds(out, "lost_stack_weight_total",
+		     "Weight counted on a [lost user stack] or [lost kernel stack] frame.",
+		     s->lost_stacks);
 	metric(out, "collectors", "gauge", "Collectors attached.", d->ncollectors);
 	metric(out, "map_fill_ratio", "gauge", "Fullest kernel count map in the last window.",
 	       s->map_fill);

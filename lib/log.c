@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* log.c - leveled logging to stderr, with journald priority prefixes under systemd */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ static struct {
 	time_t first;
 	unsigned long repeats;
 } last;
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void flush_repeats(void)
 {
@@ -69,15 +71,17 @@ static void log_vmsg(enum log_level lvl, const char *fmt, va_list ap)
 		flush_at_exit = !atexit(flush_repeats);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	pthread_mutex_lock(&last_lock); /* the unwind table thread logs too */
 	if (!strcmp(text, last.text) && ts.tv_sec - last.first < LOG_REPEAT_SEC) {
 		last.repeats++;
-		return;
+	} else {
+		flush_repeats();
+		strcpy(last.text, text);
+		last.lvl = lvl;
+		last.first = ts.tv_sec;
+		log_line(lvl, text);
 	}
-	flush_repeats();
-	strcpy(last.text, text);
-	last.lvl = lvl;
-	last.first = ts.tv_sec;
-	log_line(lvl, text);
+	pthread_mutex_unlock(&last_lock);
 }
 
 void log_msg(enum log_level lvl, const char *fmt, ...)

@@ -57,6 +57,7 @@ int sock_listen_unix(const char *path, unsigned int mode)
 {
 	struct sockaddr_un sa;
 	struct stat st;
+	mode_t old;
 	int fd, err = unix_addr(path, &sa);
 
 	if (err)
@@ -72,12 +73,10 @@ int sock_listen_unix(const char *path, unsigned int mode)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
+	/* Created with its mode: no chmod by path, which a swapped symlink would redirect. */
+	old = umask(~mode & 0777);
 	fd = listen_on(fd, (struct sockaddr *)&sa, sizeof(sa));
-	if (fd >= 0 && chmod(path, mode)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+	umask(old);
 	return fd;
 }
 

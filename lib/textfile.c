@@ -14,6 +14,10 @@
 #include "lib/zfile.h"
 #include "lib/textfile.h"
 
+/*
+ * Read the whole file into a malloc'd buffer, gunzipped if need be: for stdin, gzip, empty files,
+ * anything that is not a regular file and whatever cannot be mapped. Returns 0 or a negative errno.
+ */
 static int read_all(struct textfile *t, const char *path)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -30,13 +30,16 @@ static int unsafe_url(const char *url)
 	return 0;
 }
 
-/* An attribute name we let through: XML name characters, no event handler, no link. */
+/*
+ * An attribute name we let through: XML name characters without a namespace prefix (an
+ * undeclared prefix makes the SVG ill-formed), no event handler, no link.
+ */
 static int safe_name(const char *name, size_t len)
 {
 	if (!len || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
 		return 0;
 	for (size_t i = 0; i < len; i++)
-		if (!isalnum((unsigned char)name[i]) && !strchr("_-.:", name[i]))
+		if (!isalnum((unsigned char)name[i]) && !strchr("_-.", name[i]))
 			return 0;
 	if (len >= 2 && !strncasecmp(name, "on", 2))
 		return 0;
@@ -45,8 +48,23 @@ static int safe_name(const char *name, size_t len)
 	return !(len >= 4 && !strncasecmp(name + len - 4, "href", 4));
 }
 
-static int add_attr(struct sbuf *sb, const char *name, size_t nlen, const char *val, size_t vlen)
+/*
+ * Add name="val" to the tag that starts at sb->buf[tag], unless the tag has that attribute
+ * already (a repeated attribute makes the SVG ill-formed): the first one stays. Values are
+ * escaped, so ' name="' inside the tag can only be an attribute.
+ */
+static int add_attr(struct sbuf *sb, size_t tag, const char *name, size_t nlen, const char *val,
+		    size_t vlen)
 {
+	char key[72];
+
+	if (nlen + 3 > sizeof(key))
+		return 0;
+	key[0] = ' ';
+	memcpy(key + 1, name, nlen);
+	memcpy(key + 1 + nlen, "=\"", 2);
+	if (memmem(sb->buf + tag, sb->len - tag, key, nlen + 3))
+		return 0;
 	if (sbuf_addch(sb, ' ') || sbuf_add(sb, name, nlen) || sbuf_add(sb, "=\"", 2) ||
 	    xml_escape(sb, val, vlen) || sbuf_addch(sb, '"'))
 		return -ENOMEM;
@@ -54,7 +72,7 @@ static int add_attr(struct sbuf *sb, const char *name, size_t nlen, const char *
 }
 
 /* name="value" or name=value pairs separated by spaces, as flamegraph.pl's g_extra. */
-static int add_extra(struct sbuf *sb, const char *s)
+static int add_extra(struct sbuf *sb, size_t tag, const char *s)
 {
 	while (*s) {
 		const char *name, *eq, *val;
@@ -77,7 +95,7 @@ static int add_extra(struct sbuf *sb, const char *s)
 			s = val + vlen;
 		}
 		if (safe_name(name, (size_t)(eq - name)) &&
-		    add_attr(sb, name, (size_t)(eq - name), val, vlen))
+		    add_attr(sb, tag, name, (size_t)(eq - name), val, vlen))
 			return -ENOMEM;
 	}
 	return 0;
@@ -110,22 +128,23 @@ static void parse(char *s, struct attrs *a)
 
 static int open_tag(struct sbuf *sb, const struct attrs *a, int link)
 {
+	size_t tag = sb->len;
 	int err = sbuf_addstr(sb, link ? "<a" : "<g");
 
 	if (!err && link) {
-		err = add_attr(sb, "xlink:href", 10, a->href, strlen(a->href));
+		err = add_attr(sb, tag, "xlink:href", 10, a->href, strlen(a->href));
 		if (!err)
-			err = add_attr(sb, "target", 6, a->target ? a->target : "_top",
+			err = add_attr(sb, tag, "target", 6, a->target ? a->target : "_top",
 				       strlen(a->target ? a->target : "_top"));
 		if (!err && a->a_extra)
-			err = add_extra(sb, a->a_extra);
+			err = add_extra(sb, tag, a->a_extra);
 	}
 	if (!err && a->id)
-		err = add_attr(sb, "id", 2, a->id, strlen(a->id));
+		err = add_attr(sb, tag, "id", 2, a->id, strlen(a->id));
 	if (!err && a->class)
-		err = add_attr(sb, "class", 5, a->class, strlen(a->class));
+		err = add_attr(sb, tag, "class", 5, a->class, strlen(a->class));
 	if (!err && a->g_extra)
-		err = add_extra(sb, a->g_extra);
+		err = add_extra(sb, tag, a->g_extra);
 	return err ? err : sbuf_addch(sb, '>');
 }
 

@@ -106,6 +106,10 @@ static void font(struct svg *s, const char *f)
 			put(s, f, 1);
 }
 
+/*
+ * The XML prolog and the <svg> element. A fluid graph is 100% wide and has no viewBox, so it
+ * stretches with the page; the notes go into a comment.
+ */
 static void header(struct svg *s)
 {
 	const struct fg_opts *o = s->o;
@@ -140,6 +144,10 @@ static void header(struct svg *s)
 	PUTS(s, " -->\n");
 }
 
+/*
+ * The background gradient, the CSS and the script. A background that does not parse falls back to
+ * the palette's own.
+ */
 static void style(struct svg *s)
 {
 	const struct fg_opts *o = s->o;
@@ -266,6 +274,11 @@ static size_t strip_annotation(const char *name, size_t len)
 	return len;
 }
 
+/*
+ * A frame's tooltip "name (N samples, P%)", with its change as a share of the total on a
+ * differential graph; the root reads "all" at 100%. The percentage is of the count rounded to an
+ * integer, as flamegraph.pl prints it.
+ */
 static void info(struct svg *s, const struct fg_frame *fr, double width)
 {
 	const struct fg_opts *o = s->o;
@@ -319,6 +332,11 @@ static void rgb_text(char *b, struct rgb c)
 	b[n] = '\0';
 }
 
+/*
+ * A frame's fill: fixed greys for the "--" and "-" separator frames, else the --cp map's colour for
+ * the name if it holds a valid one, else the palette's (the red/blue scale on a differential
+ * graph). A new colour is added to the map so that later graphs reuse it.
+ */
 static void color(struct svg *s, const struct fg_frame *fr)
 {
 	const struct fg_opts *o = s->o;
@@ -388,6 +406,11 @@ static void rect_w(struct svg *s, double x1, double x2)
 	fixed(s, fgnum_rounded(x2, 1) - fgnum_rounded(x1, 1), 1);
 }
 
+/*
+ * One frame: a group with its tooltip, rectangle and, when three characters fit, a label. Depth
+ * counts up from the bottom, or down from the top when inverted. Attributes from --nameattr for the
+ * name replace the plain <g> (and its title, if they give one).
+ */
 static void frame(struct svg *s, const struct fg_frame *fr)
 {
 	const struct fg_opts *o = s->o;

@@ -26,6 +26,10 @@ int fg_layout_width(const struct fg_opts *o)
 	return o->width > 0 ? o->width : FG_FLUID_WIDTH;
 }
 
+/*
+ * Close an open frame at etime into the tree, unless it is narrower than the minimum width (its
+ * children, closed before it, were no wider and went too). Returns 0 or -ENOMEM.
+ */
 static int emit(struct flow *fl, const struct open_frame *of, uint32_t depth, double etime)
 {
 	struct fg_tree *t = fl->t;
@@ -66,6 +70,11 @@ static int close_to(struct flow *fl, size_t keep, double time)
 	return 0;
 }
 
+/*
+ * Open a frame at time on top of the open ones. The name is not copied: frames point into the
+ * caller's rows. Every frame above a "--" separator is the waker's and is marked so, for its
+ * colour. Returns 0 or -ENOMEM.
+ */
 static int push(struct flow *fl, const char *name, size_t len, double time)
 {
 	struct open_frame *of;

@@ -45,6 +45,14 @@ function fg_init(evt) {
 		fg_relabel();
 	}
 	fg_restore();
+	fg_show_roots();
+}
+
+/* A flame graph taller than the window opens on its roots, at the bottom, not on empty sky. */
+function fg_show_roots() {
+	var S = fg_state, h = S.svg.getBoundingClientRect().height;
+	if (!S.inverted && window.innerHeight && h > window.innerHeight)
+		window.scrollTo(0, h - window.innerHeight);
 }
 
 /* Per-frame arrays, built on first use so that a big graph opens at once. */

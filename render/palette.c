@@ -184,6 +184,11 @@ static void name_hashes(const char *s, size_t len, double *v1, double *v2)
 		free(c);
 }
 
+/*
+ * The colour of a base palette for the shades v1..v3 in [0, 1), with flamegraph.pl's ranges: hot
+ * uses all three shades, mem and io two, the others one. Language palettes are mapped to a base one
+ * by pick() first; anything else is black.
+ */
 static struct rgb flat(enum palette p, double v1, double v2, double v3)
 {
 	switch (p) {

@@ -70,6 +70,11 @@ size_t utf8_prefix(const char *s, size_t len, size_t n)
 	return i;
 }
 
+/*
+ * The character at s, which is not plain ASCII text: markup characters, quotes and tab as
+ * references; other controls (newlines included), U+FFFE, U+FFFF and each byte of invalid UTF-8 as
+ * U+FFFD; anything else as it is. Sets *used to the bytes taken. Returns 0 or -ENOMEM.
+ */
 static int escape_char(struct sbuf *sb, const char *s, size_t len, size_t *used)
 {
 	static const char fffd[] = "\xef\xbf\xbd";

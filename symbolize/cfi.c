@@ -38,11 +38,12 @@
 #define CFI_RA_OFF (-8)
 #define CFI_MAX_TEXT 16
 /*
- * libdw replays up to this many instruction bytes per CFI byte before we call the CFI hostile.
- * Real files need 8-22 (libc, python3, node, libLLVM), gcc's lto-dump 95 (huge functions).
+ * libdw replays up to CFI_WORK_MIN + CFI_WORK_PER_BYTE instruction bytes per CFI byte (about a
+ * second, plus 1 us per CFI byte) before we call the CFI hostile. Real files need 8-22 per byte
+ * (libc, python3, node, libLLVM); gcc's lto-dump 95, 134M for its one 20 KB FDE program.
  */
 #define CFI_WORK_PER_BYTE 256
-#define CFI_WORK_MIN (16u << 20)
+#define CFI_WORK_MIN (256u << 20)
 
 struct cfi_fde {
 	uint64_t lo, hi;
@@ -459,7 +460,8 @@ static int cfi_walk(struct cfi_build *b)
 	uint64_t covered = 0;
 	int r;
 
-	qsort(b->fdes, b->nfdes, sizeof(*b->fdes), cfi_fde_cmp);
+	if (b->nfdes)
+		qsort(b->fdes, b->nfdes, sizeof(*b->fdes), cfi_fde_cmp);
 	b->budget = CFI_WORK_PER_BYTE * b->cfi_bytes;
 	b->budget = b->budget > CFI_WORK_MIN ? b->budget : CFI_WORK_MIN;
 	for (size_t i = 0; i < b->nfdes; i++) {

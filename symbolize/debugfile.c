@@ -12,21 +12,36 @@
 
 #include "symbolize/debugfile.h"
 
-static int debugfile_open_regular(const char *path)
+/*
+ * Open a candidate the way a root daemon must open a file any user may have put there: the
+ * path opened without following a link at its end (O_PATH: a FIFO or a device is not opened
+ * at all), then only a regular file of at most DEBUGFILE_MAX_BYTES, owned by root or by the
+ * binary's owner, is reopened for reading. Returns a descriptor or a negative errno.
+ */
+static int debugfile_open_regular(const char *path, uid_t owner)
 {
+	char self[32];
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd;
 
-	if (fd < 0)
+	if (pfd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(pfd, &st) || !S_ISREG(st.st_mode) || st.st_size > DEBUGFILE_MAX_BYTES ||
+	    (st.st_uid != 0 && st.st_uid != owner)) {
+		close(pfd);
 		return -ENOENT;
 	}
-	return fd;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	close(pfd);
+	return fd < 0 ? -errno : fd;
 }
 
-static int debugfile_by_build_id(const char *root, const struct elfsyms_info *info)
+/*
+ * ROOT/.build-id/xx/rest.debug, kept only if its own build-id is the same, so a stale file never
+ * names another build's addresses. Returns a descriptor or a negative errno.
+ */
+static int debugfile_by_build_id(const char *root, const struct elfsyms_info *info, uid_t owner)
 {
 	char path[PATH_MAX];
 	uint8_t id[ELFSYMS_BUILD_ID_MAX];
@@ -41,7 +56,7 @@ static int debugfile_by_build_id(const char *root, const struct elfsyms_info *in
 	if (len + 8 >= sizeof(path))
 		return -ENAMETOOLONG;
 	memcpy(path + len, ".debug", 7);
-	fd = debugfile_open_regular(path);
+	fd = debugfile_open_regular(path, owner);
 	if (fd < 0)
 		return fd;
 	n = elfsyms_read_build_id(fd, id, sizeof(id));
@@ -52,22 +67,34 @@ static int debugfile_by_build_id(const char *root, const struct elfsyms_info *in
 	return fd;
 }
 
-/* The GNU debuglink checksum: CRC-32 (zlib's) of the whole file. */
+/*
+ * The GNU debuglink checksum: CRC-32 (zlib's) of the whole file, read on the event loop, so
+ * only files up to DEBUGFILE_CRC_MAX_BYTES are read (a larger one is not taken).
+ */
 static int debugfile_crc_ok(int fd, uint32_t want)
 {
 	unsigned char buf[65536];
 	uLong crc = crc32(0L, Z_NULL, 0);
+	struct stat st;
 	off_t off = 0;
 	ssize_t n;
 
-	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+	if (fstat(fd, &st) || st.st_size > DEBUGFILE_CRC_MAX_BYTES)
+		return 0;
+	while (off <= DEBUGFILE_CRC_MAX_BYTES && (n = pread(fd, buf, sizeof(buf), off)) > 0) {
 		crc = crc32(crc, buf, (uInt)n);
 		off += n;
 	}
 	return n == 0 && (uint32_t)crc == want;
 }
 
-static int debugfile_by_link(const char *root, const char *path, const struct elfsyms_info *info)
+/*
+ * The debuglink file, where GDB looks: beside the binary, in its .debug folder, then under ROOT at
+ * the binary's path; the first whose CRC-32 matches. The binary itself is never taken. Returns a
+ * descriptor or -ENOENT.
+ */
+static int debugfile_by_link(const char *root, const char *path, const struct elfsyms_info *info,
+			     uid_t owner)
 {
 	/* DIR/LINK, DIR/.debug/LINK, ROOT/DIR/LINK */
 	const char *const prefix[] = { "", "", root }, *const sub[] = { "", "/.debug", "" };
@@ -84,7 +111,7 @@ static int debugfile_by_link(const char *root, const char *path, const struct el
 			     info->debuglink);
 		if (n < 0 || (size_t)n >= sizeof(cand) || !strcmp(cand, path))
 			continue;
-		fd = debugfile_open_regular(cand);
+		fd = debugfile_open_regular(cand, owner);
 		if (fd < 0)
 			continue;
 		if (debugfile_crc_ok(fd, info->debuglink_crc))
@@ -95,9 +122,9 @@ static int debugfile_by_link(const char *root, const char *path, const struct el
 }
 
 int debugfile_open(const char *debug_root, const char *path, const struct elfsyms_info *info,
-		   enum debugfile_via *via)
+		   uid_t owner, enum debugfile_via *via)
 {
-	int fd = debugfile_by_build_id(debug_root, info);
+	int fd = debugfile_by_build_id(debug_root, info, owner);
 
 	if (fd >= 0) {
 		*via = DEBUGFILE_BUILD_ID;
@@ -105,7 +132,7 @@ int debugfile_open(const char *debug_root, const char *path, const struct elfsym
 	}
 	if (!info->debuglink || !path)
 		return -ENOENT;
-	fd = debugfile_by_link(debug_root, path, info);
+	fd = debugfile_by_link(debug_root, path, info, owner);
 	if (fd >= 0)
 		*via = DEBUGFILE_DEBUGLINK;
 	return fd;

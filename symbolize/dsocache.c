@@ -125,25 +125,70 @@ void dsocache_free(struct dsocache *c)
 	free(c);
 }
 
-static struct symset *dsocache_find_set(struct dsocache *c, const uint8_t *id, size_t len)
+/* What makes two files with one build-id alike enough to share symbols. */
+struct file_trust {
+	uid_t owner;
+	uint64_t size, phdrs_hash;
+};
+
+/* The owner, the size and a hash of the program headers of the ELF file open at fd. */
+static int dsocache_trust(int fd, struct file_trust *t)
+{
+	unsigned char ph[64 * sizeof(Elf64_Phdr)];
+	Elf64_Ehdr eh;
+	struct stat st;
+	size_t len;
+
+	if (fstat(fd, &st))
+		return -errno;
+	t->owner = st.st_uid;
+	t->size = (uint64_t)st.st_size;
+	t->phdrs_hash = 0;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return 0; /* sizes and owners still decide */
+	len = (size_t)eh.e_phnum * eh.e_phentsize;
+	if (len > sizeof(ph))
+		len = sizeof(ph);
+	if (pread(fd, ph, len, (off_t)eh.e_phoff) == (ssize_t)len)
+		t->phdrs_hash = htab_hash_bytes(ph, len);
+	return 0;
+}
+
+/*
+ * The symbols already read for build-id id, if the file that gave them deserves the trust
+ * of this one: a user's ELF that carries another binary's build-id with fake symbols must
+ * not name the frames of the real file. Alike: same size and program headers, and the
+ * first file was root's or this file's owner's.
+ */
+static struct symset *dsocache_find_set(struct dsocache *c, const uint8_t *id, size_t len,
+					const struct file_trust *t)
 {
 	for (struct hnode *n = htab_first(&c->by_build_id, htab_hash_bytes(id, len)); n;
 	     n = htab_next(n)) {
 		struct symset *s = (struct symset *)n;
 		const struct elfsyms_info *info = elfsyms_info(s->es);
 
-		if (info->build_id_len == len && !memcmp(info->build_id, id, len))
+		if (info->build_id_len != len || memcmp(info->build_id, id, len))
+			continue;
+		if (s->size == t->size && s->phdrs_hash == t->phdrs_hash &&
+		    (s->owner == 0 || s->owner == t->owner))
 			return s;
 	}
 	return NULL;
 }
 
 /* The debug file of info: local, else from debuginfod (checked against the build-id). */
-static int dsocache_debug_fd(struct dsocache *c, const char *path, const struct elfsyms_info *info,
-			     enum debugfile_via *via)
+static int dsocache_debug_fd(struct dsocache *c, int binfd, const char *path,
+			     const struct elfsyms_info *info, enum debugfile_via *via)
 {
 	uint8_t id[ELFSYMS_BUILD_ID_MAX];
-	int fd = debugfile_open(c->debug_root, path, info, via);
+	struct stat st;
+	int fd;
+
+	if (fstat(binfd, &st))
+		return -errno;
+	fd = debugfile_open(c->debug_root, path, info, st.st_uid, via);
 
 	if (fd >= 0 || !c->dinfod || !info->build_id_len)
 		return fd;
@@ -174,7 +219,8 @@ static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struc
 		return err;
 	}
 	info = elfsyms_info(set->es);
-	if (!info->has_symtab && (dfd = dsocache_debug_fd(c, path, info, &set->debug_via)) >= 0) {
+	if (!info->has_symtab &&
+	    (dfd = dsocache_debug_fd(c, fd, path, info, &set->debug_via)) >= 0) {
 		if (elfsyms_use_debug_fd(set->es, dfd))
 			set->debug_via = DEBUGFILE_NONE;
 		else
@@ -198,22 +244,43 @@ static int dsocache_load_set(struct dsocache *c, int fd, const char *path, struc
 	return 0;
 }
 
-static int dsocache_symset(struct dsocache *c, int fd, const char *path, struct symset **out)
+/*
+ * The symbols already read for fd's build-id, when the files are alike (*out NULL when there
+ * are none); t gets fd's trust. Returns 0 or -errno.
+ */
+static int dsocache_shared(struct dsocache *c, int fd, struct file_trust *t, struct symset **out)
 {
 	uint8_t id[ELFSYMS_BUILD_ID_MAX];
-	int len = elfsyms_read_build_id(fd, id, sizeof(id));
-	struct symset *set;
+	int len = elfsyms_read_build_id(fd, id, sizeof(id)), err;
 
+	*out = NULL;
 	if (len < 0)
 		return len;
-	set = len ? dsocache_find_set(c, id, (size_t)len) : NULL;
-	if (set) {
-		set->refs++;
+	err = dsocache_trust(fd, t);
+	if (err || !len)
+		return err;
+	*out = dsocache_find_set(c, id, (size_t)len, t);
+	if (*out) {
+		(*out)->refs++;
 		c->shared++;
-		*out = set;
-		return 0;
 	}
-	return dsocache_load_set(c, fd, path, out);
+	return 0;
+}
+
+static int dsocache_symset(struct dsocache *c, int fd, const char *path, struct symset **out)
+{
+	struct file_trust t;
+	int err = dsocache_shared(c, fd, &t, out);
+
+	if (err || *out)
+		return err;
+	err = dsocache_load_set(c, fd, path, out);
+	if (!err) {
+		(*out)->owner = t.owner;
+		(*out)->size = t.size;
+		(*out)->phdrs_hash = t.phdrs_hash;
+	}
+	return err;
 }
 
 static struct dso *dsocache_new_dso(const char *path)
@@ -270,17 +337,11 @@ static int dsocache_pend(struct dsocache *c, struct dso *d, int fd, const char *
 /* A new file: its build-id's symbols if known, else read later (or now, past the cap). */
 static int dsocache_attach(struct dsocache *c, struct dso *d, int fd, const char *path)
 {
-	uint8_t id[ELFSYMS_BUILD_ID_MAX];
-	int len = elfsyms_read_build_id(fd, id, sizeof(id));
+	struct file_trust t;
+	int err = dsocache_shared(c, fd, &t, &d->set);
 
-	if (len < 0)
-		return len;
-	d->set = len ? dsocache_find_set(c, id, (size_t)len) : NULL;
-	if (d->set) {
-		d->set->refs++;
-		c->shared++;
-		return 0;
-	}
+	if (err || d->set)
+		return err;
 	if (dsocache_pend(c, d, fd, path) == 0)
 		return 0;
 	return dsocache_symset(c, fd, path, &d->set);

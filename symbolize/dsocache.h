@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "symbolize/debugfile.h"
 #include "symbolize/debuginfod.h"
@@ -24,6 +25,9 @@ struct symset {
 	struct inlines *inl; /* DWARF for inlined frames, when asked for and present */
 	enum debugfile_via debug_via;
 	int refs;
+	/* The first file's trust: another file with this build-id shares the symbols only if alike. */
+	uid_t owner;
+	uint64_t size, phdrs_hash;
 };
 
 struct dso {

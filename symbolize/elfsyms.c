@@ -27,6 +27,7 @@ struct elf_sym {
 	uint64_t addr;
 	uint32_t size, name;
 	uint8_t bind;
+	uint8_t label; /* an untyped assembler label, not a function symbol */
 };
 
 struct elfsyms {
@@ -76,7 +77,12 @@ static int elfsyms_add_name(struct elfsyms *es, const char *name, uint32_t *off)
 	return 0;
 }
 
-static int elfsyms_add_sym(struct elfsyms *es, const GElf_Sym *sym, const char *name)
+/*
+ * Append one symbol, its name copied into the names pool (kept as an offset: the pool moves as it
+ * grows). A size above 32 bits is clamped; label marks an assembler label (NOTYPE), which never
+ * wins over a function at the same address. Returns 0, -ENOMEM, or -EFBIG past ELFSYMS_MAX_SYMS.
+ */
+static int elfsyms_add_sym(struct elfsyms *es, const GElf_Sym *sym, const char *name, int label)
 {
 	struct elf_sym *s;
 	int err;
@@ -99,6 +105,7 @@ static int elfsyms_add_sym(struct elfsyms *es, const GElf_Sym *sym, const char *
 	s->addr = sym->st_value;
 	s->size = sym->st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)sym->st_size;
 	s->bind = GELF_ST_BIND(sym->st_info);
+	s->label = (uint8_t)label;
 	es->nsyms++;
 	return 0;
 }
@@ -111,7 +118,25 @@ static int elfsyms_is_func(const GElf_Sym *sym)
 	       sym->st_value != 0;
 }
 
-/* Add the function symbols of one symbol table section. Returns 0 or -errno. */
+/*
+ * An assembler label that names code, as perf takes them (ld.so's _start and
+ * _dl_start_user): untyped, inside an executable section. Not the assembler's
+ * local labels (.L*) nor the mapping symbols of ARM and RISC-V ($x, $d...).
+ */
+static int elfsyms_is_label(Elf *e, const GElf_Sym *sym, const char *name)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_NOTYPE || sym->st_shndx == SHN_UNDEF ||
+	    sym->st_shndx >= SHN_LORESERVE || !strncmp(name, ".L", 2) || name[0] == '$')
+		return 0;
+	scn = elf_getscn(e, sym->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+	       sym->st_value >= sh.sh_addr && sym->st_value - sh.sh_addr < sh.sh_size;
+}
+
+/* Add the function symbols and code labels of one symbol table section. Returns 0 or -errno. */
 static int elfsyms_add_table(struct elfsyms *es, Elf *e, Elf_Scn *scn)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -125,14 +150,17 @@ static int elfsyms_add_table(struct elfsyms *es, Elf *e, Elf_Scn *scn)
 	for (size_t i = 0; i < n; i++) {
 		const char *name;
 		GElf_Sym sym;
-		int err;
+		int func, err;
 
-		if (!gelf_getsym(data, (int)i, &sym) || !elfsyms_is_func(&sym))
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		func = elfsyms_is_func(&sym);
+		if (!func && GELF_ST_TYPE(sym.st_info) != STT_NOTYPE)
 			continue;
 		name = elf_strptr(e, shdr.sh_link, sym.st_name);
-		if (!name || !*name)
+		if (!name || !*name || (!func && !elfsyms_is_label(e, &sym, name)))
 			continue;
-		err = elfsyms_add_sym(es, &sym, name);
+		err = elfsyms_add_sym(es, &sym, name, !func);
 		if (err)
 			return err;
 	}
@@ -146,7 +174,10 @@ static int elfsyms_rank(const struct elf_sym *s)
 
 static const struct elfsyms *elfsyms_sorting;
 
-/* By address, then the preferred alias first: global, fewer leading '_', shorter. */
+/*
+ * By address, then the preferred alias first: a function before a label, global, fewer
+ * leading '_', shorter.
+ */
 static int elfsyms_cmp(const void *pa, const void *pb)
 {
 	const struct elf_sym *a = pa, *b = pb;
@@ -155,6 +186,8 @@ static int elfsyms_cmp(const void *pa, const void *pb)
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
+	if (a->label != b->label)
+		return a->label - b->label;
 	if (elfsyms_rank(a) != elfsyms_rank(b))
 		return elfsyms_rank(a) - elfsyms_rank(b);
 	na = elfsyms_sorting->names + a->name;
@@ -168,17 +201,27 @@ static int elfsyms_cmp(const void *pa, const void *pb)
 	return strcmp(na, nb);
 }
 
-/* Sort, keep one symbol per address, give unsized symbols a bounded extent. */
+/*
+ * Sort, keep one symbol per address and no label inside a sized function (a branch
+ * target there must not rename the rest of it), give unsized symbols a bounded extent.
+ */
 static void elfsyms_finish(struct elfsyms *es)
 {
+	uint64_t func_end = 0;
 	size_t n = 0;
 
 	elfsyms_sorting = es;
 	if (es->nsyms > 1)
 		qsort(es->syms, es->nsyms, sizeof(*es->syms), elfsyms_cmp);
-	for (size_t i = 0; i < es->nsyms; i++)
-		if (n == 0 || es->syms[n - 1].addr != es->syms[i].addr)
-			es->syms[n++] = es->syms[i];
+	for (size_t i = 0; i < es->nsyms; i++) {
+		const struct elf_sym *s = &es->syms[i];
+
+		if ((n && es->syms[n - 1].addr == s->addr) || (s->label && s->addr < func_end))
+			continue;
+		if (!s->label && s->addr + s->size > func_end)
+			func_end = s->addr + s->size;
+		es->syms[n++] = *s;
+	}
 	es->nsyms = n;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t span;
@@ -313,6 +356,10 @@ struct elfsyms_scns {
 	Elf_Scn *symtab, *dynsym, *debuglink, *debugdata;
 };
 
+/*
+ * The first .symtab and .dynsym by type, and .gnu_debuglink and .gnu_debugdata by name, unless
+ * NOBITS (no contents, as in a debug file); what is missing stays NULL.
+ */
 static void elfsyms_find_scns(Elf *e, struct elfsyms_scns *sc)
 {
 	Elf_Scn *scn = NULL;
@@ -350,6 +397,11 @@ static int elfsyms_check(Elf *e)
 	return eh.e_type == ET_EXEC || eh.e_type == ET_DYN ? 0 : -ENOEXEC;
 }
 
+/*
+ * An executable or shared object's segments, build-id, debuglink and function symbols: .symtab when
+ * present, else .dynsym with the MiniDebugInfo .symtab that stripped distribution binaries carry in
+ * .gnu_debugdata. Returns 0 with *out set, or a negative errno (-ENOEXEC for other files).
+ */
 static int elfsyms_from_elf(Elf *e, struct elfsyms **out)
 {
 	struct elfsyms *es;

@@ -20,9 +20,10 @@ struct elfsyms_info {
 };
 
 /*
- * Read an ELF file: PT_LOAD segments, build-id, debuglink, function symbols from
- * .symtab, else .dynsym plus MiniDebugInfo. The file is read, never mapped, so a
- * binary truncated under us cannot fault. Returns 0 or -errno (-ENOEXEC: not ELF).
+ * Read an ELF file: PT_LOAD segments, build-id, debuglink, function symbols (and
+ * labels in code, after any function at the same address) from .symtab, else .dynsym
+ * plus MiniDebugInfo. The file is read, never mapped, so a binary truncated under us
+ * cannot fault. Returns 0 or -errno (-ENOEXEC: not ELF).
  */
 int elfsyms_load_fd(int fd, struct elfsyms **out);
 int elfsyms_load_mem(const void *buf, size_t len, struct elfsyms **out);

@@ -16,21 +16,29 @@ struct perfmap_entry {
 	uint32_t name, seq;
 };
 
+/* Only what parsed is kept: entries, and the names they point at; never the file's text. */
 struct perfmap {
-	int fd;
+	int fd, refs;
+	dev_t dev; /* the file's identity: processes that share a file share its map */
+	ino_t ino;
 	off_t parsed_size;
 	struct perfmap_entry *ents;
 	size_t n, cap;
 	char *names;
-	size_t names_len;
+	size_t names_len, names_cap;
 };
+
+/* Files are read in blocks of this size: a sparse 64 MiB map costs 1 MiB while read. */
+#define PERFMAP_BLOCK (1u << 20)
 
 struct perfmap *perfmap_new_empty(void)
 {
 	struct perfmap *pm = calloc(1, sizeof(*pm));
 
-	if (pm)
+	if (pm) {
 		pm->fd = -1;
+		pm->refs = 1;
+	}
 	return pm;
 }
 
@@ -49,6 +57,10 @@ static int perfmap_push(struct perfmap *pm, const struct perfmap_entry *e)
 	return 0;
 }
 
+/*
+ * One hex field of a "START SIZE name" line, 0x optional: at most 16 digits, then one space, which
+ * is stepped over. Returns 0 or -EINVAL (the line is skipped).
+ */
 static int perfmap_hex(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p;
@@ -76,11 +88,34 @@ static int perfmap_hex(const char **p, const char *end, uint64_t *v)
 	return 0;
 }
 
-/* "START SIZE name" (hex, optional 0x). Names point into the text copy. */
+/* Keep a copy of name (len bytes) in pm's name buffer; its offset goes to *off. */
+static int perfmap_add_name(struct perfmap *pm, const char *name, size_t len, uint32_t *off)
+{
+	if (pm->names_len + len + 1 > pm->names_cap) {
+		size_t ncap = pm->names_cap ? pm->names_cap : 4096;
+		char *nn;
+
+		while (ncap < pm->names_len + len + 1)
+			ncap *= 2;
+		nn = realloc(pm->names, ncap);
+		if (!nn)
+			return -ENOMEM;
+		pm->names = nn;
+		pm->names_cap = ncap;
+	}
+	*off = (uint32_t)pm->names_len;
+	memcpy(pm->names + pm->names_len, name, len);
+	pm->names[pm->names_len + len] = '\0';
+	pm->names_len += len + 1;
+	return 0;
+}
+
+/* "START SIZE name" (hex, optional 0x); a line that is not one is skipped. */
 static int perfmap_parse_line(struct perfmap *pm, const char *line, const char *end, uint32_t seq)
 {
 	struct perfmap_entry e = { .seq = seq };
 	const char *p = line;
+	int err;
 
 	if (perfmap_hex(&p, end, &e.start) || perfmap_hex(&p, end, &e.size))
 		return 0;
@@ -89,9 +124,8 @@ static int perfmap_parse_line(struct perfmap *pm, const char *line, const char *
 	for (const char *c = p; c < end; c++)
 		if ((unsigned char)*c < 0x20)
 			return 0;
-	e.name = (uint32_t)(p - pm->names);
-	pm->names[end - pm->names] = '\0';
-	return perfmap_push(pm, &e);
+	err = perfmap_add_name(pm, p, (size_t)(end - p), &e.name);
+	return err ? err : perfmap_push(pm, &e);
 }
 
 static int perfmap_cmp(const void *pa, const void *pb)
@@ -118,56 +152,82 @@ static void perfmap_finish(struct perfmap *pm)
 	pm->n = n;
 }
 
-int perfmap_parse(struct perfmap *pm, const char *text, size_t len)
+static void perfmap_reset(struct perfmap *pm)
 {
-	char *copy = malloc(len + 1);
-	const char *p, *end;
-	uint32_t seq = 0;
+	pm->n = 0;
+	pm->names_len = 0;
+}
+
+/*
+ * Parse the whole lines of text (len bytes); *seq numbers them. Returns the bytes taken (up to
+ * the last newline), or -errno. Lines over PERFMAP_MAX_LINE are skipped.
+ */
+static long perfmap_parse_block(struct perfmap *pm, const char *text, size_t len, uint32_t *seq)
+{
+	const char *p = text, *end = text + len;
 	int err = 0;
 
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	free(pm->names);
-	pm->names = copy;
-	pm->names_len = len + 1;
-	pm->n = 0;
-	p = copy;
-	end = copy + len;
 	while (p < end && !err && pm->n < PERFMAP_MAX_ENTRIES) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 		if (!nl)
-			break; /* a line still being written */
+			break; /* a line still being written, or cut by the block */
 		if (nl - p <= PERFMAP_MAX_LINE)
-			err = perfmap_parse_line(pm, p, nl, seq++);
+			err = perfmap_parse_line(pm, p, nl, (*seq)++);
 		p = nl + 1;
 	}
-	perfmap_finish(pm);
-	return err;
+	return err ? err : (long)(p - text);
 }
 
+int perfmap_parse(struct perfmap *pm, const char *text, size_t len)
+{
+	uint32_t seq = 0;
+	long n;
+
+	perfmap_reset(pm);
+	n = perfmap_parse_block(pm, text, len, &seq);
+	perfmap_finish(pm);
+	return n < 0 ? (int)n : 0;
+}
+
+/*
+ * Read the first size bytes (at most PERFMAP_MAX_BYTES) block by block; a part line at a
+ * block's end is carried into the next one, a line that fills a whole block is skipped.
+ */
 static int perfmap_read(struct perfmap *pm, off_t size)
 {
-	size_t len = size > (off_t)PERFMAP_MAX_BYTES ? PERFMAP_MAX_BYTES : (size_t)size, got = 0;
-	char *buf = malloc(len + 1);
-	int err;
+	off_t limit = size > (off_t)PERFMAP_MAX_BYTES ? (off_t)PERFMAP_MAX_BYTES : size, off = 0;
+	char *buf = malloc(PERFMAP_BLOCK);
+	size_t have = 0;
+	uint32_t seq = 0;
+	long used = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	while (got < len) {
-		ssize_t n = pread(pm->fd, buf + got, len - got, (off_t)got);
+	perfmap_reset(pm);
+	while (off < limit && used >= 0) {
+		size_t want = PERFMAP_BLOCK - have;
+		ssize_t n = pread(pm->fd, buf + have,
+				  want < (size_t)(limit - off) ? want : (size_t)(limit - off), off);
 
 		if (n <= 0)
 			break;
-		got += (size_t)n;
+		off += n;
+		have += (size_t)n;
+		used = perfmap_parse_block(pm, buf, have, &seq);
+		if (used < 0)
+			break;
+		if (used == 0 && have == PERFMAP_BLOCK)
+			used = (long)have; /* one line longer than a block: dropped */
+		memmove(buf, buf + used, have - (size_t)used);
+		have -= (size_t)used;
 	}
-	err = perfmap_parse(pm, buf, got);
 	free(buf);
-	if (!err)
-		pm->parsed_size = size;
-	return err;
+	perfmap_finish(pm);
+	if (used < 0)
+		return (int)used;
+	pm->parsed_size = size;
+	return 0;
 }
 
 int perfmap_refresh(struct perfmap *pm)
@@ -205,6 +265,7 @@ static int perfmap_open_fd(int dirfd, const char *name, uid_t uid)
 
 int perfmap_open(int dirfd, const char *name, uid_t uid, struct perfmap **out)
 {
+	struct stat st;
 	struct perfmap *pm;
 	int fd = perfmap_open_fd(dirfd, name, uid), err;
 
@@ -216,6 +277,10 @@ int perfmap_open(int dirfd, const char *name, uid_t uid, struct perfmap **out)
 		return -ENOMEM;
 	}
 	pm->fd = fd;
+	if (!fstat(fd, &st)) {
+		pm->dev = st.st_dev;
+		pm->ino = st.st_ino;
+	}
 	err = perfmap_refresh(pm);
 	if (err < 0) {
 		perfmap_free(pm);
@@ -249,12 +314,28 @@ size_t perfmap_count(const struct perfmap *pm)
 
 size_t perfmap_bytes(const struct perfmap *pm)
 {
-	return sizeof(*pm) + pm->cap * sizeof(*pm->ents) + pm->names_len;
+	return sizeof(*pm) + pm->cap * sizeof(*pm->ents) + pm->names_cap;
+}
+
+int perfmap_same_file(const struct perfmap *a, const struct perfmap *b)
+{
+	return a->fd >= 0 && b->fd >= 0 && a->dev == b->dev && a->ino == b->ino;
+}
+
+struct perfmap *perfmap_hold(struct perfmap *pm)
+{
+	pm->refs++;
+	return pm;
+}
+
+int perfmap_refs(const struct perfmap *pm)
+{
+	return pm->refs;
 }
 
 void perfmap_free(struct perfmap *pm)
 {
-	if (!pm)
+	if (!pm || --pm->refs > 0)
 		return;
 	if (pm->fd >= 0)
 		close(pm->fd);

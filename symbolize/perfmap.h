@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Bounds on what a perf map can make us read and keep. */
+/* Bounds on what a perf map can make us read and keep (and all of them: SYM_PERFMAP_BUDGET). */
 #define PERFMAP_MAX_BYTES (64u << 20)
 #define PERFMAP_MAX_LINE 4096
 #define PERFMAP_MAX_ENTRIES (2u << 20)
@@ -30,6 +30,11 @@ struct perfmap *perfmap_new_empty(void);
 const char *perfmap_lookup(const struct perfmap *pm, uint64_t addr);
 size_t perfmap_count(const struct perfmap *pm);
 size_t perfmap_bytes(const struct perfmap *pm);
+/* Whether two maps were read from one file (hard links, or one path for several PIDs). */
+int perfmap_same_file(const struct perfmap *a, const struct perfmap *b);
+/* One more holder of pm; each perfmap_free() lets one go, the last frees it. */
+struct perfmap *perfmap_hold(struct perfmap *pm);
+int perfmap_refs(const struct perfmap *pm);
 void perfmap_free(struct perfmap *pm);
 
 #endif

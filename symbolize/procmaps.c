@@ -18,6 +18,11 @@
 #define PROCMAPS_MAX_BYTES (32u << 20)
 #define PROCMAPS_MAX_ENTRIES 65536
 
+/*
+ * Read a /proc file whole (stat says 0 bytes, so the buffer doubles as it fills, up to
+ * PROCMAPS_MAX_BYTES) and NUL-terminate it. Returns 0, -ENOMEM, -EFBIG past the cap, or a negative
+ * errno from open or read.
+ */
 static int procmaps_slurp(const char *path, char **out, size_t *out_len)
 {
 	size_t len = 0, cap = 65536;

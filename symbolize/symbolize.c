@@ -24,6 +24,7 @@
  * 50 ms between two drains is still named. exec makes the cached maps stale: they are
  * reread at the next lookup, never used for the new image.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -47,6 +48,8 @@
 #define SYM_DEFAULT_REFRESH_MS 200
 #define SYM_KALLSYMS "/proc/kallsyms"
 #define SYM_MAX_INLINED 16
+/* All perf maps held, together (one is at most PERFMAP_MAX_BYTES of text). */
+#define SYM_PERFMAP_BUDGET (256u << 20)
 
 struct proc {
 	struct hnode node;
@@ -72,6 +75,8 @@ struct symbolizer {
 	struct lru proc_lru;
 	struct proc *last;
 	uint64_t window, frames, named, maps_reads, exit_maps;
+	uint64_t evicted;    /* processes dropped before their time to keep the cap */
+	uint64_t pm_refused; /* perf maps not kept: all of them at SYM_PERFMAP_BUDGET */
 	void (*sync)(void *ctx);
 	void *sync_ctx;
 };
@@ -186,8 +191,47 @@ static uint32_t proc_nspid(uint32_t pid)
 }
 
 /* Open the perf map of a JIT process: /tmp/perf-NSPID.map inside its root. */
+/* Bytes of all perf maps held, each counted once however many processes share it. */
+static uint64_t sym_perfmap_bytes(const struct symbolizer *s)
+{
+	uint64_t bytes = 0;
+
+	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next) {
+		const struct proc *p = lru_entry(it, struct proc, lru);
+
+		if (p->pm)
+			bytes += perfmap_bytes(p->pm) / (uint64_t)perfmap_refs(p->pm);
+	}
+	return bytes;
+}
+
+/*
+ * Take the perf map just read for p: the one another process holds if they come from one
+ * file (one sparse 64 MiB map hard-linked for four PIDs cost 256 MiB), and none when all
+ * perf maps would pass SYM_PERFMAP_BUDGET (counted in perfmaps_refused).
+ */
+static void proc_take_perfmap(struct symbolizer *s, struct proc *p, struct perfmap *pm)
+{
+	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next) {
+		const struct proc *q = lru_entry(it, struct proc, lru);
+
+		if (q->pm && perfmap_same_file(q->pm, pm)) {
+			perfmap_free(pm);
+			p->pm = perfmap_hold(q->pm);
+			return;
+		}
+	}
+	if (sym_perfmap_bytes(s) + perfmap_bytes(pm) > SYM_PERFMAP_BUDGET) {
+		perfmap_free(pm);
+		s->pm_refused++;
+		return;
+	}
+	p->pm = pm;
+}
+
 static void proc_open_perfmap(struct symbolizer *s, struct proc *p)
 {
+	struct perfmap *pm;
 	char path[64], name[64];
 	struct stat st;
 	int dfd;
@@ -207,8 +251,8 @@ static void proc_open_perfmap(struct symbolizer *s, struct proc *p)
 	}
 	if (dfd < 0)
 		return;
-	if (perfmap_open(dfd, name, st.st_uid, &p->pm))
-		p->pm = NULL;
+	if (!perfmap_open(dfd, name, st.st_uid, &pm))
+		proc_take_perfmap(s, p, pm);
 	close(dfd);
 }
 
@@ -279,10 +323,40 @@ static void proc_mark_exited(struct symbolizer *s, struct proc *p)
 }
 
 /* A new entry without maps, or NULL. */
+/* How far from the least recently used end an exited process is looked for. */
+#define SYM_EVICT_SCAN 64
+
+/*
+ * Keep the cache under its cap as entries come in, not only at the window's end: process
+ * churn (200,000 exit records in one window) must not grow it. The oldest exited process
+ * goes first (its late samples lose their names, a bounded loss), else the least recently
+ * used live one, which is read again at its next sample.
+ */
+static void proc_make_room(struct symbolizer *s)
+{
+	struct lru *it = s->proc_lru.prev;
+
+	if (s->procs.count < s->opts.max_procs || it == &s->proc_lru)
+		return;
+	for (int k = 0; k < SYM_EVICT_SCAN && it != &s->proc_lru; k++, it = it->prev) {
+		struct proc *p = lru_entry(it, struct proc, lru);
+
+		if (p->exited) {
+			proc_drop(s, p);
+			s->evicted++;
+			return;
+		}
+	}
+	proc_drop(s, lru_entry(s->proc_lru.prev, struct proc, lru));
+	s->evicted++;
+}
+
 static struct proc *proc_insert(struct symbolizer *s, uint32_t pid)
 {
-	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *p;
 
+	proc_make_room(s);
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->pid = pid;
@@ -324,6 +398,12 @@ static int proc_sync_gone(struct symbolizer *s, uint32_t pid, struct proc **out)
 	return 0;
 }
 
+/*
+ * The cache entry of pid, made most recently used: created if new, maps reread if an exec made them
+ * stale (and dropped if that fails: the old image's maps would give wrong names). A process gone
+ * from /proc is looked up again once pending exit records are read. Returns 0 with *out set
+ * (perhaps an entry without maps), or -ENOMEM.
+ */
 static int proc_get(struct symbolizer *s, uint32_t pid, struct proc **out)
 {
 	struct proc *p = proc_lookup(s, pid);
@@ -365,6 +445,21 @@ static int proc_find_map(const struct proc *p, uint64_t addr)
 	return lo > 0 && addr < p->maps[lo - 1].end ? lo - 1 : -1;
 }
 
+/*
+ * A name that ends in white space and a number ("f 1000000") would make its stack's folded
+ * line read as a differential one ("a;f 1000000 5") when it is the leaf: the space becomes '_'.
+ */
+static void frame_unnumber(char *name, size_t len)
+{
+	size_t i = len;
+
+	while (i > 0 && (isdigit((unsigned char)name[i - 1]) || name[i - 1] == '.'))
+		i--;
+	if (i > 0 && i < len && isdigit((unsigned char)name[i]) &&
+	    isspace((unsigned char)name[i - 1]))
+		name[i - 1] = '_';
+}
+
 /* A name made safe for a folded line: ';' separates frames, a newline ends the stack. */
 static int frame_add_name(struct sbuf *out, const char *name, const char *suffix)
 {
@@ -379,6 +474,7 @@ static int frame_add_name(struct sbuf *out, const char *name, const char *suffix
 			out->buf[i] = ':';
 		else if ((unsigned char)out->buf[i] < 0x20)
 			out->buf[i] = '?';
+	frame_unnumber(out->buf + at, len);
 	sbuf_addstr(out, suffix);
 	return sbuf_addch(out, ';');
 }
@@ -625,6 +721,11 @@ static struct dso *proc_exit_dso(struct symbolizer *s, const struct proc *p,
 	return d;
 }
 
+/*
+ * Replace p's maps with the mappings the kernel sent at its exit, each file found in the DSO cache
+ * by identity or in p's previous maps, so a process gone from /proc is still named. Returns 0, or
+ * -ENOMEM with p unchanged.
+ */
 static int proc_set_exit_maps(struct symbolizer *s, struct proc *p, const struct symbolizer_vma *v,
 			      int n)
 {
@@ -721,7 +822,7 @@ void symbolizer_end_window(struct symbolizer *s)
 
 static uint64_t sym_procs_bytes(const struct symbolizer *s)
 {
-	uint64_t bytes = htab_bytes(&s->procs);
+	uint64_t bytes = htab_bytes(&s->procs) + sym_perfmap_bytes(s);
 
 	for (const struct lru *it = s->proc_lru.next; it != &s->proc_lru; it = it->next) {
 		const struct proc *p = lru_entry(it, struct proc, lru);
@@ -729,7 +830,6 @@ static uint64_t sym_procs_bytes(const struct symbolizer *s)
 		bytes += sizeof(*p) + (uint64_t)p->nmaps * (sizeof(*p->maps) + sizeof(*p->dsos));
 		for (int i = 0; i < p->nmaps; i++)
 			bytes += p->maps[i].path ? strlen(p->maps[i].path) + 1 : 0;
-		bytes += p->pm ? perfmap_bytes(p->pm) : 0;
 	}
 	return bytes;
 }
@@ -749,6 +849,9 @@ void symbolizer_get_stats(const struct symbolizer *s, struct symbolizer_stats *s
 	st->debug_files = ds.debug_files;
 	st->maps_reads = s->maps_reads;
 	st->exit_maps = s->exit_maps;
+	st->procs_evicted = s->evicted;
+	st->perfmaps_refused = s->pm_refused;
+	st->perfmaps_bytes = sym_perfmap_bytes(s);
 	st->max_procs = s->opts.max_procs;
 	st->max_dsos = ds.cap;
 	st->dsos_pending = ds.pending;

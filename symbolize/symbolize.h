@@ -36,14 +36,17 @@ struct symbolizer_stats {
 	uint64_t max_procs, max_dsos; /* their caps (files: idle ones kept) */
 	uint64_t dsos_pending;        /* files whose symbols were not needed yet (read lazily) */
 	uint64_t cache_bytes;         /* memory held by the caches */
-	uint64_t symsets;      /* distinct symbol tables (files sharing a build-id share one) */
-	uint64_t elf_loads;    /* ELF files parsed since start */
-	uint64_t debug_files;  /* separate debug files used since start */
-	uint64_t maps_reads;   /* /proc/PID/maps reads since start */
-	uint64_t perfmaps;     /* processes with a trusted perf map now */
-	uint64_t exit_maps;    /* exit records with mappings received since start */
-	int kernel_restricted; /* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
-	int debuginfod;        /* debuginfod is on; its lookups: */
+	uint64_t symsets;          /* distinct symbol tables (files sharing a build-id share one) */
+	uint64_t elf_loads;        /* ELF files parsed since start */
+	uint64_t debug_files;      /* separate debug files used since start */
+	uint64_t maps_reads;       /* /proc/PID/maps reads since start */
+	uint64_t perfmaps;         /* processes with a trusted perf map now */
+	uint64_t exit_maps;        /* exit records with mappings received since start */
+	uint64_t procs_evicted;    /* processes dropped early to keep max_procs, since start */
+	uint64_t perfmaps_bytes;   /* all perf maps held now, a shared one once */
+	uint64_t perfmaps_refused; /* perf maps dropped at the budget, since start */
+	int kernel_restricted;     /* kallsyms reads as zeros: kernel frames are [kernel]+0x... */
+	int debuginfod;            /* debuginfod is on; its lookups: */
 	struct dinfod_stats dinfod;
 };
 

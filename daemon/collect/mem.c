@@ -128,6 +128,12 @@ static int add_lib(struct mem *m, const char *path, uint32_t pid)
 	return 0;
 }
 
+/*
+ * The allocator libraries to probe: without pids, the configured library or emberd's own libc,
+ * probed in every process; with pids, the copy each process maps (through its root, so containers
+ * work), one library per process and at most MEM_MAX_LIBS. Logs what fails. Returns 0 or a negative
+ * errno.
+ */
 static int find_libs(struct mem *m)
 {
 	const struct config *cfg = m->cfg;
@@ -286,23 +292,48 @@ static void attach_kernel_side(struct mem *m)
 	}
 }
 
-static int load(struct mem *m, struct procs *procs)
+/* Open, configure and load the BPF object, user stacks walked with tables when dwarf. */
+static int open_load(struct mem *m, const struct collector_ctx *ctx, bool dwarf)
 {
-	struct mem_bpf *skel = m->skel;
+	struct mem_bpf *skel;
 	int err;
 
+	mem_bpf__destroy(m->skel);
+	m->dwarf = dwarf;
+	m->skel = skel = mem_bpf__open();
+	if (!skel)
+		return -errno;
 	skel->rodata->sample_bytes = m->cfg->mem_sample;
 	skel->rodata->filter_pids = m->cfg->npids > 0;
 	skel->rodata->key_tid = m->cfg->prefix == PREFIX_TID;
+	skel->rodata->unwind_dwarf = dwarf;
 	memsample_exp_table((volatile uint32_t *)skel->rodata->exp_table, MEM_EXP_TABLE,
 			    MEM_EXP_SHIFT);
-	err = bpf_program__set_expected_attach_type(skel->progs.mem_alloc, UPROBES_SESSION);
+	/* One of the two stack maps is used; the other keeps one entry. */
+	err = bpf_map__set_max_entries(dwarf ? skel->maps.stacks : skel->maps.ustacks, 1);
+	err = err ?: bpf_program__set_expected_attach_type(skel->progs.mem_alloc, UPROBES_SESSION);
 	err = err ?: bpf_program__set_expected_attach_type(skel->progs.mem_free, UPROBES_MULTI);
-	err = err ?: procs_share(procs, skel->obj);
-	err = err ?: mem_bpf__load(skel);
-	if (err)
+	err = err ?: procs_share(ctx->procs, skel->obj);
+	if (!err && dwarf)
+		err = unwind_share(ctx->unwind, skel->obj);
+	return err ?: mem_bpf__load(skel);
+}
+
+/* With tables unless there are none; with auto, frame pointers where the kernel refuses them. */
+static int load(struct mem *m, const struct collector_ctx *ctx)
+{
+	int err = open_load(m, ctx, ctx->unwind != NULL);
+
+	if (err && ctx->unwind && ctx->cfg->unwind_mode == UNWIND_AUTO) {
+		log_warn("memory: the kernel refused the table walker (%s), frame pointers instead",
+			 strerror(-err));
+		err = open_load(m, ctx, false);
+	}
+	if (err) {
 		log_err("cannot load the memory BPF programs: %s", strerror(-err));
-	return err ?: kmaps_fill_pids(bpf_map__fd(skel->maps.pids), m->cfg);
+		return err;
+	}
+	return kmaps_fill_pids(bpf_map__fd(m->skel->maps.pids), m->cfg);
 }
 
 static void mem_detach(struct collector *c)
@@ -377,20 +408,16 @@ struct collector *mem_new(const struct collector_ctx *ctx)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	m->skel = mem_bpf__open();
-	if (!m->skel) {
-		err = -errno;
-		log_err("cannot open the memory BPF object: %s", strerror(-err));
-		goto cleanup;
-	}
-	err = load(m, ctx->procs);
+	err = load(m, ctx);
 	err = err ?: find_libs(m);
 	err = err ?: start(m);
 	if (err)
 		goto cleanup;
 	log_info(
-		"memory: sampling every %llu bytes on average, allocation probes on %u%% of the time",
-		(unsigned long long)m->cfg->mem_sample, m->cfg->mem_duty);
+		"memory: sampling every %llu bytes on average, allocation probes on %u%% of the time, "
+		"user stacks from %s",
+		(unsigned long long)m->cfg->mem_sample, m->cfg->mem_duty,
+		m->dwarf ? "unwind tables" : "frame pointers");
 	return &m->base;
 cleanup:
 	mem_free(&m->base);

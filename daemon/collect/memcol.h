@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
 
@@ -28,6 +29,7 @@ struct mem {
 	const struct config *cfg;
 	struct symbolizer *sym;
 	struct mem_bpf *skel;
+	bool dwarf; /* user stacks walked with unwind tables (map ustacks), not frame pointers */
 	struct memlib libs[MEM_MAX_LIBS];
 	int nlibs;
 	struct bpf_link *links[5]; /* exit, exec, mmap, munmap, brk */

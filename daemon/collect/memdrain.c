@@ -16,11 +16,17 @@
 
 static const char *const src_frames[MEM_SRC_MAX] = { NULL, "[mmap]", "[brk]", "[munmap]" };
 
+/* The map user stack ids refer to: walked with unwind tables, or by frame pointers. */
+static int stacks_fd(const struct mem *m)
+{
+	return bpf_map__fd(m->dwarf ? m->skel->maps.ustacks : m->skel->maps.stacks);
+}
+
 static int fold(struct mem *m, uint32_t pid, uint32_t tid, const char *comm, uint32_t stack_id,
 		const char *leaf)
 {
 	struct kmaps_stacks ks;
-	int fd = bpf_map__fd(m->skel->maps.stacks), err;
+	int fd = stacks_fd(m), err;
 
 	kmaps_read_stacks(&ks, pid, tid, comm, fd, stack_id, -1, STACK_ID_NONE);
 	err = stack_fold(&m->line, m->sym, m->cfg->prefix, &ks.s);
@@ -66,18 +72,34 @@ struct live_item {
 	struct mem_live v;
 };
 
-/* Read every live entry. Returns the count (items in *out, to free) or -errno. */
+#define LIVE_BATCH 1024
+
+/*
+ * Read every live entry. A walk by key restarts from the first key when the one it
+ * stands on is freed meanwhile (a free every few microseconds here), reading entries
+ * twice: the batch walk goes by bucket and does not. Returns the count (items in *out,
+ * to free) or -errno.
+ */
 static long read_live(int fd, struct live_item **out)
 {
-	size_t cap = 1024, n = 0;
+	struct mem_live_key keys[LIVE_BATCH];
+	struct mem_live vals[LIVE_BATCH];
+	size_t cap = LIVE_BATCH, n = 0;
 	struct live_item *items = malloc(cap * sizeof(*items));
-	struct mem_live_key prev, next;
-	void *key = NULL;
+	__u32 batch = 0;
+	void *in = NULL;
 
 	if (!items)
 		return -ENOMEM;
-	while (bpf_map_get_next_key(fd, key, &next) == 0) {
-		if (n == cap) {
+	for (;;) {
+		__u32 got = LIVE_BATCH;
+		int rc = bpf_map_lookup_batch(fd, in, &batch, keys, vals, &got, NULL);
+
+		if (rc && errno != ENOENT) {
+			free(items);
+			return -errno;
+		}
+		if (n + got > cap) {
 			struct live_item *bigger = realloc(items, 2 * cap * sizeof(*items));
 
 			if (!bigger) {
@@ -87,10 +109,11 @@ static long read_live(int fd, struct live_item **out)
 			items = bigger;
 			cap *= 2;
 		}
-		if (bpf_map_lookup_elem(fd, &next, &items[n].v) == 0)
-			items[n++].k = next;
-		prev = next;
-		key = &prev;
+		for (__u32 i = 0; i < got; i++)
+			items[n++] = (struct live_item){ keys[i], vals[i] };
+		if (rc)
+			break;
+		in = &batch;
 	}
 	*out = items;
 	return n;
@@ -143,39 +166,65 @@ static int fold_live(struct mem *m, struct live_item *it, long n, double duty, s
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The stack ids live entries and the active count buffer refer to, sorted (*out, to free).
+ * Ids are any 32-bit values (a hash of the frames with unwind tables). Returns the count.
+ */
+static long used_ids(struct mem *m, const struct live_item *it, long n, __u32 **out)
+{
+	int counts = bpf_map__fd(m->skel->bss->active & 1 ? m->skel->maps.counts1
+							  : m->skel->maps.counts0);
+	size_t cap = n + bpf_map__max_entries(m->skel->maps.counts0), used = 0;
+	__u32 *ids = malloc(cap * sizeof(*ids));
+	struct mem_key k, *kp = NULL;
+
+	if (!ids)
+		return -ENOMEM;
+	for (long i = 0; i < n; i++)
+		ids[used++] = it[i].v.ustack_id;
+	while (bpf_map_get_next_key(counts, kp, &k) == 0) {
+		if (used == cap) { /* entries kept coming: keep every stack this time */
+			free(ids);
+			return -EAGAIN;
+		}
+		ids[used++] = k.ustack_id;
+		kp = &k;
+	}
+	qsort(ids, used, sizeof(*ids), cmp_id);
+	*out = ids;
+	return used;
+}
+
 /* Remove the stacks neither a live entry nor the active count buffer refers to. */
 static void collect_stacks(struct mem *m, const struct live_item *it, long n)
 {
-	int fd = bpf_map__fd(m->skel->maps.stacks);
-	int counts = bpf_map__fd(m->skel->bss->active & 1 ? m->skel->maps.counts1
-							  : m->skel->maps.counts0);
-	__u32 size = bpf_map__max_entries(m->skel->maps.stacks), key, *prev = NULL;
-	unsigned char *used = calloc(size, 1);
+	int fd = stacks_fd(m);
+	__u32 size = bpf_map__max_entries(m->dwarf ? m->skel->maps.ustacks : m->skel->maps.stacks);
+	__u32 key, *prev = NULL, *used = NULL;
 	__u32 *unused = calloc(size, sizeof(*unused));
-	struct mem_key k, *kp = NULL;
+	long nused = used_ids(m, it, n, &used);
 	size_t nunused = 0;
 
-	if (!used || !unused)
+	if (!unused || nused < 0)
 		goto cleanup;
-	for (long i = 0; i < n; i++)
-		if (it[i].v.ustack_id < size)
-			used[it[i].v.ustack_id] = 1;
-	while (bpf_map_get_next_key(counts, kp, &k) == 0) {
-		if (k.ustack_id < size)
-			used[k.ustack_id] = 1;
-		kp = &k;
-	}
 	/* Delete after the walk: the next key after a deleted stack id is the first one. */
 	while (nunused < size && bpf_map_get_next_key(fd, prev, &key) == 0) {
-		if (key < size && !used[key])
+		if (!bsearch(&key, used, nused, sizeof(*used), cmp_id))
 			unused[nunused++] = key;
 		prev = &key;
 	}
 	for (size_t i = 0; i < nunused; i++)
 		bpf_map_delete_elem(fd, &unused[i]);
 cleanup:
-	free(unused);
 	free(used);
+	free(unused);
 }
 
 static void report_stats(struct mem *m, struct window *w)
@@ -197,6 +246,13 @@ static void report_stats(struct mem *m, struct window *w)
 		  (unsigned long long)d[MEM_STAT_FREED], (unsigned long long)d[MEM_STAT_EXIT_FREED],
 		  (unsigned long long)d[MEM_STAT_SYSCALLS],
 		  (unsigned long long)d[MEM_STAT_USTACK_ERR]);
+	if (m->dwarf)
+		log_debug("memory: user stacks: %llu complete, %llu cut at %d frames, %llu with "
+			  "frame-pointer steps, %llu before their tables",
+			  (unsigned long long)d[MEM_STAT_UNW_COMPLETE],
+			  (unsigned long long)d[MEM_STAT_UNW_CUT], MAX_STACK_DEPTH,
+			  (unsigned long long)d[MEM_STAT_UNW_FP],
+			  (unsigned long long)d[MEM_STAT_UNW_NO_PROC]);
 }
 
 int mem_drain(struct collector *c, struct window *w)

@@ -136,6 +136,11 @@ static int fold_key(void *arg, const void *key, uint64_t count)
 	return folded_add(d->w->profiles[KIND_ONCPU], o->line.buf, o->line.len, count);
 }
 
+/*
+ * Flip the double buffer and fold the idle one's counts into w's on-CPU profile; its stack map is
+ * emptied even when folding fails, and the BPF counters' increase since the last drain goes into
+ * w's stats. Returns 0 or the fold's negative errno.
+ */
 static int oncpu_drain(struct collector *c, struct window *w)
 {
 	struct oncpu *o = (struct oncpu *)c;

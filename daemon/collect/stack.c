@@ -57,6 +57,8 @@ int stack_fold_counted(struct sbuf *sb, struct symbolizer *sym, enum stack_prefi
 	symbolizer_frame_counts(sym, &frames, &named);
 	ws->frames += (frames - frames0) * weight;
 	ws->named += (named - named0) * weight;
+	if (s->nu == STACK_LOST || s->nk == STACK_LOST)
+		ws->lost_stacks += weight;
 	return err;
 }
 

@@ -25,6 +25,7 @@ struct window_stats {
 	uint64_t samples;       /* events counted into the profile */
 	uint64_t lost;          /* events dropped (maps full, stacks lost) */
 	uint64_t frames, named; /* symbolization share */
+	uint64_t lost_stacks;   /* weight whose user or kernel stack was lost: [lost ... stack] */
 };
 
 struct window {

@@ -7,7 +7,15 @@
 
 #include "daemon/config/config.h"
 
-enum { ARG_CONFIG = 'c', ARG_CHECK = 900, ARG_PRINT, ARG_HELP, ARG_VERSION, ARG_ROW = 1000 };
+enum {
+	ARG_CONFIG = 'c',
+	ARG_SHORT_HELP = 'h',
+	ARG_CHECK = 900,
+	ARG_PRINT,
+	ARG_HELP,
+	ARG_VERSION,
+	ARG_ROW = 1000
+};
 
 static const struct option extra_opts[] = {
 	{ "config", required_argument, NULL, ARG_CONFIG },
@@ -39,6 +47,7 @@ static int args_init(struct args *a)
 	a->shorts[s++] = ':'; /* report a missing argument as ':' */
 	a->shorts[s++] = 'c';
 	a->shorts[s++] = ':';
+	a->shorts[s++] = 'h';
 	for (size_t i = 0; i < config_noptions; i++, n++) {
 		const struct config_option *o = &config_options[i];
 
@@ -104,7 +113,7 @@ static int walk_args(int argc, char **argv, struct config *c, struct config_cli 
 			cli->file = opt == ARG_CONFIG || opt == ARG_CHECK ? optarg : cli->file;
 			cli->check |= opt == ARG_CHECK;
 			cli->print |= opt == ARG_PRINT;
-			cli->help |= opt == ARG_HELP;
+			cli->help |= opt == ARG_HELP || opt == ARG_SHORT_HELP;
 			cli->version |= opt == ARG_VERSION;
 		}
 	}
@@ -189,7 +198,7 @@ void config_usage(FILE *f)
 		describe(o, info, sizeof(info));
 		fprintf(f, "  %-24s [%s] %s; %s\n", "", o->section, o->key, info);
 	}
-	fputs("      --help               this text\n"
+	fputs("  -h, --help               this text\n"
 	      "      --version            print the version\n"
 	      "\nSignals: SIGUSR1 writes a snapshot now, SIGHUP reloads the configuration file,\n"
 	      "SIGTERM/SIGINT write the current window and exit.\n",

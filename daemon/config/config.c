@@ -276,6 +276,11 @@ cleanup:
 	return ret;
 }
 
+/*
+ * Store val in the field o describes, checked against o's bounds (a string: at least min bytes and
+ * shorter than the field); the field is untouched on error. Custom options are parsed by
+ * config_set() and fail here. Returns 0 or -EINVAL.
+ */
 static int set_value(struct config *c, const struct config_option *o, const char *val)
 {
 	void *field = (char *)c + o->offset;
@@ -428,6 +433,11 @@ static int parse_state(const char *tok, uint32_t *bit)
 	return 0;
 }
 
+/*
+ * A comma-separated list of task states (letters, names, or hex masks of kernel state bits) OR-ed
+ * into c->offcpu_states; an empty list is an error, and on error the states are left as they were.
+ * Returns 0, -ENOMEM, or -EINVAL with the reason in err.
+ */
 static int parse_states(struct config *c, const char *list, char *err, size_t errlen)
 {
 	char *copy = strdup(list), *save = NULL, *tok;

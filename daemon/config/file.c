@@ -75,6 +75,11 @@ static const struct config_option *find_key(const char *section, const char *key
 	return NULL;
 }
 
+/*
+ * A "key = value" line of the current section, applied to c at once. A key set twice in the file is
+ * an error naming the first line, not a silent override. Returns 0 or -EINVAL with "path:line:
+ * reason" in p->err.
+ */
 static int parse_assignment(struct file_parser *p, struct config *c, char *line)
 {
 	char msg[CONFIG_ERR_LEN], what[160];

@@ -32,5 +32,6 @@ for f in "$OUT"/fuzz/fuzz_*; do
 		tail -n 30 "$OUT/fuzz/$name.log"
 	fi
 done
+[ $((passed + failed)) -gt 0 ] || { echo "fuzz: no fuzzer built in $OUT/fuzz"; failed=1; }
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -18,6 +18,10 @@ check "--check-config accepts the shipped file" "$EMBERD" --check-config "$CONF"
 # Every key of the file is documented, with a default, and appears in --help.
 "$EMBERD" --help >"$TMP/help"
 keys=$(grep -E '^#?[a-z-]+ =' "$CONF" | sed -E 's/^#?([a-z-]+) =.*/\1/')
+# (so that the checks of each key below cannot pass on a file that has none)
+help_keys=$(sed -nE 's/^ +\[[a-z]+\] ([a-z-]+);.*/\1/p' "$TMP/help")
+check "the file has every key --help names ($(wc -w <<<"$help_keys"))" \
+	test -n "$help_keys" -a "$(sort <<<"$keys")" = "$(sort <<<"$help_keys")"
 for k in $keys; do
 	check "--help names key '$k'" grep -q "] $k;" "$TMP/help"
 done

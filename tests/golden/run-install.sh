@@ -14,7 +14,7 @@ make -s -C "$EMBER_SRC" OUTPUT="$EMBER_BUILD" DESTDIR="$D" PREFIX=/usr install >
 check "make install into a DESTDIR" test $? -eq 0
 for f in usr/sbin/emberd usr/bin/ember etc/ember/emberd.conf lib/systemd/system/emberd.service \
 	usr/share/man/man1/ember.1 usr/share/man/man5/emberd.conf.5 usr/share/man/man8/emberd.8 \
-	usr/share/doc/ember/metrics-tcp.conf; do
+	usr/share/doc/ember/metrics-tcp.conf usr/share/doc/ember/debuginfod.conf; do
 	check "installed $f" test -f "$D/$f"
 done
 check "config is 0640" test "$(stat -c %a "$D/etc/ember/emberd.conf")" = 640

@@ -43,8 +43,11 @@ check "gzip input reads like plain input" cmp <(traces_to_folded "$TMP/gz.pb.gz"
 check "kernel frames are filed under [kernel.kallsyms]" sh -c "go tool pprof -raw '$TMP/gz.pb.gz' 2>/dev/null | grep -q 'do_sys \[kernel.kallsyms\]'"
 check "JIT frames are filed under [jit]" sh -c "go tool pprof -raw '$TMP/gz.pb.gz' 2>/dev/null | grep -q 'Interpreter \[jit\]'"
 # Bad input.
-check "unknown kind is an error" sh -c "! '$EMBER' pprof --kind nope -o /dev/null '$DIR/mixed.folded' 2>/dev/null"
-check "missing file is an error" sh -c "'$EMBER' pprof -o /dev/null /nonexistent 2>&1 | grep -q \"cannot open '/nonexistent'\""
+"$EMBER" pprof --kind nope -o /dev/null "$DIR/mixed.folded" 2>/dev/null
+check "unknown kind is a usage error (exit 2)" test $? -eq 2
+"$EMBER" pprof -o /dev/null /nonexistent 2>"$TMP/nf.err"
+check "missing file is an error (exit 1)" test $? -eq 1
+check "missing file named" grep -q "cannot open '/nonexistent'" "$TMP/nf.err"
 printf 'ok 1\nbroken line\n' > "$TMP/bad.folded"
 check "malformed lines are counted" sh -c "'$EMBER' pprof -o /dev/null '$TMP/bad.folded' 2>&1 | grep -q 'ignored 1 lines'"
 echo "$passed passed, $failed failed"

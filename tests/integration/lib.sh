@@ -11,18 +11,23 @@ T_PASSED=0
 T_FAILED=0
 T_PIDS=()
 
-# Exit 77 (skip) where BPF cannot run, except in CI, which must run every test.
+# skip WHY: exit 77 (skipped) where this machine cannot run the test; under CI=true, which must
+# run every test, exit 1 (failed).
+skip() {
+	if [ "${CI:-}" = "true" ]; then
+		echo "FAIL: $1 (CI must run every test)"
+		exit 1
+	fi
+	echo "skip: $1"
+	exit 77
+}
+
+# Skip where BPF cannot run.
 require_bpf() {
 	local why=
 	[ "$(id -u)" -eq 0 ] || why="needs root"
 	[ -r /sys/kernel/btf/vmlinux ] || why="needs kernel BTF"
-	[ -z "$why" ] && return 0
-	if [ "${CI:-}" = "true" ]; then
-		echo "FAIL: $why (CI must run BPF tests)"
-		exit 1
-	fi
-	echo "skip: $why"
-	exit 77
+	[ -z "$why" ] || skip "$why"
 }
 
 T_TMP=$(mktemp -d /tmp/ember-test.XXXXXX)

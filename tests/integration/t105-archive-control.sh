@@ -7,7 +7,7 @@ require_bpf
 OUT=$T_TMP/out RUN=$T_TMP/run PORT=$((20000 + RANDOM % 20000))
 msg=$("$EMBER" snapshot --run-dir "$RUN" 2>&1)
 check "ember snapshot without a daemon fails" test $? -eq 1
-check "... saying so in one line" test "$msg" = "ember: no emberd running (no control socket at '$RUN/emberd.sock')"
+check "... saying so in one line" test "$msg" = "ember snapshot: no emberd running (no control socket at '$RUN/emberd.sock')"
 "$EMBER" status --run-dir "$RUN" >/dev/null 2>&1
 check "ember status without a daemon exits 1" test $? -eq 1
 "$EMBERD" -o "$OUT" --metrics 8.8.8.8:$PORT --run-dir "$RUN" >"$T_TMP/bad.log" 2>&1
@@ -46,7 +46,7 @@ scrape() {
 sleep 2.5
 scrape /metrics > "$T_TMP/metrics"
 check "metrics: 200 in text format" grep -q '^HTTP/1.0 200 OK' "$T_TMP/metrics"
-for m in 'samples_total{kind="oncpu"}' 'lost_samples_total{kind="oncpu"}' map_fill_ratio \
+for m in 'samples_total{kind="oncpu"}' 'lost_samples_total{kind="oncpu"}' 'lost_stack_weight_total{kind="oncpu"}' map_fill_ratio \
 	window_write_seconds symbolized_frames_ratio resident_memory_bytes; do
 	check "metrics: ember_$m" grep -Eq "^ember_${m//[\{\}\"]/.} [0-9.e+-]+$" "$T_TMP/metrics"
 done
@@ -67,6 +67,7 @@ for k in host kernel start end start_utc frequency_hz collectors named_share pro
 done
 check "metadata: collectors" grep -q '"collectors": "oncpu,offcpu"' "$m"
 check "metadata: samples and lost per kind" grep -Eq '"oncpu": \{ "samples": [1-9][0-9]*, "lost": [0-9]+' "$m"
+check "metadata: weight on lost stacks per kind" grep -Eq '"oncpu": \{ [^}]*"lost_stacks": [0-9]+ \}' "$m"
 stem=${m%.meta.json}
 check "window has oncpu pprof" gzip -t "$stem.oncpu.pb.gz"
 if command -v go >/dev/null; then

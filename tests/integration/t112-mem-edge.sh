@@ -8,13 +8,15 @@
 . "$(dirname "$0")/lib.sh"
 require_bpf
 
-snapshot_live() { # snapshot_live NAME: SIGUSR1, then the newest live snapshot as NAME
+# snapshot_live NAME: SIGUSR1, then the new live snapshot as NAME; fails when none is written
+snapshot_live() {
 	local before
-	before=$(ls "$T_TMP/out/snapshots" 2>/dev/null | wc -l)
+	before=$(ls "$T_TMP"/out/snapshots/*.live.folded.gz 2>/dev/null | wc -l)
 	kill -USR1 "$EMBERD_PID"
-	wait_for 10 test "$(ls "$T_TMP/out/snapshots" 2>/dev/null | wc -l)" -gt "$before"
+	wait_for 10 sh -c "[ \$(ls '$T_TMP'/out/snapshots/*.live.folded.gz 2>/dev/null | wc -l) -gt $before ]" ||
+		return 1
 	sleep 0.5
-	zcat "$(ls -t "$T_TMP"/out/snapshots/*.live.folded.gz | head -n 1)" > "$T_TMP/$1" 2>/dev/null
+	zcat "$(ls -t "$T_TMP"/out/snapshots/*.live.folded.gz | head -n 1)" >"$T_TMP/$1"
 }
 
 start_emberd --collect memory -o "$T_TMP/out" -w 60 --mem-sample 65536 --mem-duty 100 \
@@ -22,7 +24,7 @@ start_emberd --collect memory -o "$T_TMP/out" -w 60 --mem-sample 65536 --mem-dut
 spawn "$WORKLOADS/memleak" edge 8
 WL=$!
 sleep 6
-snapshot_live running
+check "a live snapshot while the workload runs" snapshot_live running
 alloc=$(ls "$T_TMP"/out/snapshots/*.alloc.folded.gz)
 zcat $alloc > "$T_TMP/alloc"
 live_of() { awk -v pat="$1" '$0 ~ pat { s += $NF } END { print s + 0 }' "$T_TMP/$2"; }
@@ -40,7 +42,7 @@ check "free(NULL) allocates nothing" test "$(live_of ';edge_free_null' alloc)" -
 check "the forked child allocated" test "$(live_of ';edge_child_leak' alloc)" -gt 0
 check "the exited child's leaks are gone" test "$(live_of ';edge_child_leak' running)" -lt $((5 * BLOCK))
 wait "$WL"
-snapshot_live exited
+check "a live snapshot after the workload exited" snapshot_live exited
 check "the exited workload's leaks are gone" test "$(live_of '^memleak;' exited)" -eq 0
 check "emberd exits 0 on SIGTERM" stop_emberd TERM
 grep -q "live map full" "$T_TMP/emberd.log" && echo "note: $(grep 'live map full' "$T_TMP/emberd.log" | tail -n 1)"

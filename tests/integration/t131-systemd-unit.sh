@@ -66,6 +66,8 @@ check "systemd-analyze verify accepts the unit" \
 check "start returns once emberd is READY (Type=notify)" timeout 60 systemctl --user start emberd
 check "the service is active" test "$(sctl is-active emberd)" = active
 pid=$(prop MainPID)
+# (pid 0 would make the kills below signal this test's own process group)
+check "the service has a main PID (got $pid)" test "${pid:-0}" -gt 0
 check "STATUS= names the collectors and the directory ($(prop StatusText))" \
 	grep -q "oncpu.*$STATE" <<<"$(prop StatusText)"
 
@@ -76,9 +78,13 @@ check "capability bounding set is the unit's five (CapBnd $(awk '/CapBnd/ { prin
 	"cap_dac_read_search,cap_sys_ptrace,cap_syslog,cap_perfmon,cap_bpf"
 check "NoNewPrivs is set" grep -qE '^NoNewPrivs:\s+1' "$st"
 check "a seccomp filter is on" grep -qE '^Seccomp:\s+2' "$st"
-check "the daemon has its own mount namespace" test "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)"
-check "the daemon has its own network namespace (PrivateNetwork)" \
-	test "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/self/ns/net)"
+# own_ns KIND: the daemon's KIND namespace is one of its own, not this test's
+own_ns() {
+	local ns
+	ns=$(readlink "/proc/$pid/ns/$1") && [ "$ns" != "$(readlink "/proc/self/ns/$1")" ]
+}
+check "the daemon has its own mount namespace" own_ns mnt
+check "the daemon has its own network namespace (PrivateNetwork)" own_ns net
 check "/ is read-only to the daemon (ProtectSystem=strict)" \
 	awk '$5 == "/" && $6 ~ /^ro/ { found = 1 } END { exit !found }' "/proc/$pid/mountinfo"
 
@@ -89,18 +95,18 @@ check "archive directories are 0750 (got $(stat -c %a "$(dirname "$f")"))" test 
 check "the state directory is 0750 (got $(stat -c %a "$STATE"))" test "$(stat -c %a "$STATE")" = 750
 
 check "systemctl reload returns" timeout 30 systemctl --user reload emberd
-check "the reload is logged and the daemon stays" wait_for 10 grep -q "reload" "$LOG"
+check "the reload is logged" wait_for 10 grep -q "configuration reloaded" "$LOG"
 check "same main PID after the reload" test "$(prop MainPID)" = "$pid"
 
 # A stopped daemon cannot exit by itself: only the watchdog (3 s) can kill and restart it.
-kill -STOP "$pid"
+[ "${pid:-0}" -gt 0 ] && kill -STOP "$pid"
 check "the watchdog restarts a stopped daemon" wait_for 30 sh -c \
 	"p=\$(systemctl --user show -P MainPID emberd); [ \"\$p\" != 0 ] && [ \"\$p\" != $pid ]"
 check "active again after the watchdog restart" wait_for 30 sh -c '[ "$(systemctl --user is-active emberd)" = active ]'
 
 # A crash: Restart=on-failure brings it back.
 pid=$(prop MainPID)
-kill -SEGV "$pid"
+[ "${pid:-0}" -gt 0 ] && kill -SEGV "$pid"
 check "Restart=on-failure restarts a crashed daemon" wait_for 30 sh -c \
 	"p=\$(systemctl --user show -P MainPID emberd); [ \"\$p\" != 0 ] && [ \"\$p\" != $pid ]"
 check "active again after the crash" wait_for 30 sh -c '[ "$(systemctl --user is-active emberd)" = active ]'

@@ -46,7 +46,8 @@ done
 silent "$RUN/emberd.sock" 4 sta
 t0=$EPOCHREALTIME
 timeout 60 "$EMBER" status --run-dir "$RUN" >/dev/null 2>&1
-ms=$(ms_since "$t0")
+rc=$? ms=$(ms_since "$t0")
+check "ember status beside 4 clients stuck mid-request: answered (exit $rc)" test "$rc" -eq 0
 check "ember status beside 4 clients stuck mid-request: in under 1000 ms (got $ms ms)" test "$ms" -lt 1000
 closed_all 4 4
 

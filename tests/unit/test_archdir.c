@@ -137,6 +137,23 @@ TEST(prune_by_age_deletes_whole_old_windows)
 	ASSERT_EQ_INT(st.kept_bytes, 4 * 4096);
 }
 
+/* A day folder that is a symlink (to files elsewhere) is neither listed nor pruned through. */
+TEST(symlinked_day_folders_are_not_followed)
+{
+	struct archdir_prune_stats st;
+	time_t now = 1800000000;
+	char elsewhere[128], link[128];
+
+	fresh_dir();
+	put_window("victim", "0900", now - 9 * 86400); /* not an archive folder: a bystander */
+	snprintf(elsewhere, sizeof(elsewhere), "%s/victim", dir);
+	snprintf(link, sizeof(link), "%s/2026-01-01", dir);
+	ASSERT_EQ_INT(symlink(elsewhere, link), 0);
+	ASSERT_EQ_INT(archdir_prune(dir, now, 7 * 86400, 0, &st), 0);
+	ASSERT_EQ_INT(st.windows, 0);
+	ASSERT_TRUE(present("victim", "0900.oncpu.folded.gz"));
+}
+
 TEST(prune_by_size_oldest_first)
 {
 	struct archdir_prune_stats st;

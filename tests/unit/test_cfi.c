@@ -381,3 +381,11 @@ TEST(fde_with_an_absurd_range_is_skipped)
 	ASSERT_TRUE(strstr(errbuf, "FDEs unreadable"));
 	free(im.buf);
 }
+
+TEST(fde_too_costly_for_libdw_is_ebadmsg)
+{
+	struct cfi_table t;
+
+	ASSERT_EQ_INT(build(fx("fx_cfi_long"), NULL, MAX_ROWS, &t), -EBADMSG);
+	ASSERT_TRUE(strstr(errbuf, "too costly"));
+}

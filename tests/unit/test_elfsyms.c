@@ -62,6 +62,58 @@ TEST(symtab_lookup_inside_and_outside_functions)
 	free(img);
 }
 
+/* The address of a symbol as the symbol table has it, whatever elfsyms keeps. */
+static uint64_t nm_addr(const char *fixture, const char *name)
+{
+	char path[2048], cmd[2300], line[256] = "";
+	FILE *p;
+
+	fx_path(path, sizeof(path), fixture);
+	snprintf(cmd, sizeof(cmd), "nm %s | awk '$3 == \"%s\" { print $1 }'", path, name);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	pclose(p);
+	return strtoull(line, NULL, 16);
+}
+
+TEST(labels_in_code_are_named_after_functions)
+{
+	uint64_t label = nm_addr("fx_nopie", "ember_fx_label");
+	uint64_t local = nm_addr("fx_nopie", ".Lember_fx_local");
+	uint64_t labelled = nm_addr("fx_nopie", "ember_fx_labelled");
+	uint64_t inner = nm_addr("fx_nopie", "ember_fx_labelled_inner");
+	struct elfsyms *es;
+	size_t len;
+	char *img = read_fixture("fx_nopie", &len);
+	long i, f;
+
+	ASSERT_TRUE(img && label && local > label && labelled > local && inner > labelled);
+	ASSERT_TRUE(nm_addr("fx_nopie", "ember_fx_data_label"));
+	ASSERT_EQ_INT(elfsyms_load_mem(img, len, &es), 0);
+	/* An untyped label in .text names its code, past a .L label, up to the next symbol. */
+	i = find_name(es, "ember_fx_label");
+	ASSERT_TRUE(i >= 0);
+	ASSERT_EQ_INT(elfsyms_addr(es, i), label);
+	ASSERT_EQ_INT(elfsyms_find(es, label + 1), i);
+	ASSERT_EQ_INT(elfsyms_find(es, local + 1), i);
+	ASSERT_EQ_INT(find_name(es, ".Lember_fx_local"), -1);
+	/* A function wins over a label at its address, and a label inside it is ignored. */
+	f = find_name(es, "ember_fx_labelled");
+	ASSERT_TRUE(f >= 0);
+	ASSERT_EQ_INT(elfsyms_addr(es, f), labelled);
+	ASSERT_EQ_INT(elfsyms_find(es, labelled), f);
+	ASSERT_EQ_INT(elfsyms_find(es, inner), f);
+	ASSERT_EQ_INT(find_name(es, "ember_fx_entry"), -1);
+	ASSERT_EQ_INT(find_name(es, "ember_fx_labelled_inner"), -1);
+	/* A label in data is no code. */
+	ASSERT_EQ_INT(find_name(es, "ember_fx_data_label"), -1);
+	elfsyms_free(es);
+	free(img);
+}
+
 TEST(build_id_matches_the_note)
 {
 	char path[2048], cmd[2200], want[128] = "", got[2 * ELFSYMS_BUILD_ID_MAX + 1];

@@ -5,6 +5,7 @@
 
 #include "lib/sbuf.h"
 #include "render/diff.h"
+#include "render/fgattr.h"
 #include "render/fgnum.h"
 #include "render/fgsvg.h"
 #include "render/fgtree.h"
@@ -282,4 +283,21 @@ TEST(diff_normalizes_and_strips_hex)
 	/* totals 10 and 20.5: int(7 * 20.5 / 10) = 14 */
 	ASSERT_EQ_STR(s, "a;0x...;b0xz 14 0.5\nc 6 20\n");
 	free(s);
+}
+
+/* Attributes repeated between the fields and g_extra, or with a namespace prefix, are dropped. */
+TEST(nameattr_never_repeats_or_prefixes_attributes)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct fg_attr_out out;
+
+	ASSERT_EQ_INT(
+		fg_attr_open(
+			&sb,
+			"id=a\tclass=k\tg_extra=id=\"b\" class=c foo:bar=1 x=1 x=2 data-y=\"2\"",
+			&out),
+		0);
+	ASSERT_EQ_STR(sb.buf, "<g id=\"a\" class=\"k\" x=\"1\" data-y=\"2\">");
+	fg_attr_release(&out);
+	sbuf_release(&sb);
 }

@@ -78,9 +78,16 @@ TEST(lost_stacks_are_visible)
 	};
 	struct sbuf sb = SBUF_INIT;
 	struct symbolizer *y = sym();
+	struct window_stats ws = { 0 };
 
 	ASSERT_EQ_INT(stack_fold(&sb, y, PREFIX_COMM, &s), 0);
 	ASSERT_EQ_STR(sb.buf, "app;[lost user stack];[lost kernel stack]_[k]");
+	/* and counted, weighted like the profile: 7 samples on a lost stack, then a whole one */
+	ASSERT_EQ_INT(stack_fold_counted(&sb, y, PREFIX_COMM, &s, &ws, 7), 0);
+	s.nu = 0;
+	s.nk = 0;
+	ASSERT_EQ_INT(stack_fold_counted(&sb, y, PREFIX_COMM, &s, &ws, 5), 0);
+	ASSERT_EQ_INT(ws.lost_stacks, 7);
 	sbuf_release(&sb);
 	symbolizer_free(y);
 }

@@ -156,6 +156,31 @@ TEST(wrong_crc_debug_file_is_not_used)
 	symbolizer_free(s);
 }
 
+/* A debuglink candidate reached through a symlink is never opened (it could point anywhere). */
+TEST(symlinked_debuglink_file_is_not_used)
+{
+	struct symbolizer *s = new_sym(1);
+	char dir[2048], want[64];
+	struct fx_proc fp;
+	uint64_t a;
+
+	fx_path(dir, sizeof(dir), "linktest");
+	ASSERT_EQ_INT(setenv("FX_LINKTEST", dir, 1), 0);
+	ASSERT_EQ_INT(system("D=$FX_LINKTEST && rm -rf \"$D\" && mkdir \"$D\" && "
+			     "cp \"$D/../fx_debuglink\" \"$D/\" && "
+			     "ln -s \"$D/../fx_debuglink.debug\" \"$D/fx_debuglink.debug\""),
+		      0);
+	ASSERT_EQ_INT(fx_spawn(&fp, "linktest/fx_debuglink"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fp.pid), 0);
+	a = fx_addr(&fp, "ember_fx_alpha");
+	snprintf(want, sizeof(want), "fx_debuglink+0x%" PRIx64,
+		 a - map_base(fp.pid, "/linktest/fx_debuglink"));
+	ASSERT_EQ_STR(sym1(s, fp.pid, a), want);
+	fx_reap(&fp);
+	symbolizer_free(s);
+	ASSERT_EQ_INT(system("rm -rf \"$FX_LINKTEST\""), 0);
+}
+
 TEST(stack_root_first_callers_as_return_addresses)
 {
 	struct symbolizer *s = new_sym(1);
@@ -440,17 +465,61 @@ TEST(process_cap_trims_least_recent_live_processes)
 	symbolizer_free(s);
 }
 
+/* 200,000 exit records in one window never hold more than the cap, and the newest stay. */
+TEST(process_cap_holds_under_exit_churn)
+{
+	struct symbolizer_opts o = { .max_procs = 100 };
+	struct symbolizer *s = symbolizer_new(&o);
+	struct symbolizer_vma v = { .start = 0x400000, .end = 0x401000 };
+	struct symbolizer_stats st;
+
+	ASSERT_TRUE(s);
+	for (uint32_t pid = 1000000; pid < 1200000; pid++)
+		ASSERT_EQ_INT(symbolizer_note_exit_maps(s, pid, &v, 1, 1), 0);
+	symbolizer_get_stats(s, &st);
+	ASSERT_TRUE(st.procs <= 100);
+	ASSERT_EQ_INT(st.procs_evicted, 200000 - st.procs);
+	symbolizer_free(s);
+}
+
+/*
+ * A user's copy of a binary, same build-id, fake symbols: read first, it must not name the
+ * frames of the real (root's) file.
+ */
+TEST(build_id_shared_only_between_files_alike)
+{
+	struct symbolizer *s = new_sym(1);
+	struct fx_proc fake, real;
+	char dir[2048];
+
+	fx_path(dir, sizeof(dir), "trusttest"); /* chown needs root, as the tests run */
+	ASSERT_EQ_INT(setenv("FX_TRUSTTEST", dir, 1), 0);
+	ASSERT_EQ_INT(system("D=$FX_TRUSTTEST && rm -rf \"$D\" && mkdir \"$D\" && "
+			     "perl -pe 's/ember_fx_alpha/ember_fx_ALPHA/g' \"$D/../fx_pie\" "
+			     ">\"$D/fx_pie\" && chmod 755 \"$D/fx_pie\" && "
+			     "chown 4242:4242 \"$D/fx_pie\""),
+		      0);
+	ASSERT_EQ_INT(fx_spawn(&fake, "trusttest/fx_pie"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)fake.pid), 0);
+	ASSERT_EQ_STR(sym1(s, fake.pid, fx_addr(&fake, "ember_fx_ALPHA")), "ember_fx_ALPHA");
+	ASSERT_EQ_INT(fx_spawn(&real, "fx_pie"), 0);
+	ASSERT_EQ_INT(symbolizer_note_pid(s, (uint32_t)real.pid), 0);
+	ASSERT_EQ_STR(sym1(s, real.pid, fx_addr(&real, "ember_fx_alpha")), "ember_fx_alpha");
+	fx_reap(&fake);
+	fx_reap(&real);
+	symbolizer_free(s);
+	ASSERT_EQ_INT(system("rm -rf \"$FX_TRUSTTEST\""), 0);
+}
+
 TEST(binary_replaced_while_running)
 {
 	char src[2048], dir[] = "/tmp/ember-symtest-XXXXXX", dst[64], cmd[4400];
-	struct symbolizer *s = new_sym(1);
+	struct symbolizer *s;
 	struct fx_proc fp;
 
-	if (geteuid() != 0) {
-		printf("skip binary_replaced_while_running: /proc/PID/map_files needs root\n");
-		symbolizer_free(s);
-		return;
-	}
+	if (geteuid() != 0)
+		SKIP("/proc/PID/map_files needs root");
+	s = new_sym(1);
 	ASSERT_TRUE(mkdtemp(dir));
 	fx_path(src, sizeof(src), "fx_pie");
 	snprintf(dst, sizeof(dst), "%s/fx_copy", dir);
@@ -551,6 +620,57 @@ TEST(jit_frames_from_perf_map_reread_when_grown)
 	snprintf(line, sizeof(line), "0x%" PRIx64 " 0x20 weird;name\n", c + 0x200);
 	jit_write(&j, "a", line);
 	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 0x210), "weird:name_[j]");
+	/* A name ending in a number would make a leaf read as a differential count (the rule is
+	 * the same for every kind of frame). */
+	snprintf(line, sizeof(line), "0x%" PRIx64 " 0x20 f 1000000\n", c + 0x300);
+	jit_write(&j, "a", line);
+	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 0x310), "f_1000000_[j]");
+	jit_teardown(&j);
+}
+
+/* Four processes whose perf maps are one file (hard links) hold one parsed map, not four. */
+TEST(perf_map_shared_by_processes_of_one_file)
+{
+	struct jit_env j;
+	struct symbolizer_stats st;
+	pid_t kids[4];
+	char path[160];
+	uint64_t c, one = 0;
+	FILE *f;
+
+	jit_setup(&j);
+	c = (uint64_t)(uintptr_t)j.code;
+	f = fopen(j.map, "w");
+	ASSERT_TRUE(f);
+	for (int i = 0; i < 50000; i++) /* one real entry, then filler far away */
+		fprintf(f, "%" PRIx64 " 10 %s%d\n",
+			i ? c + (uint64_t)0x100000000 + 16u * (unsigned)i : c,
+			i ? "filler_" : "shared_entry", i);
+	fclose(f);
+	for (int i = 0; i < 4; i++) {
+		kids[i] = fork(); /* each child has the same anonymous code mapping */
+		if (kids[i] == 0) {
+			pause();
+			_exit(0);
+		}
+		ASSERT_TRUE(kids[i] > 0);
+		snprintf(path, sizeof(path), "%s/perf-%d.map", j.dir, (int)kids[i]);
+		ASSERT_EQ_INT(link(j.map, path), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ_STR(sym1(j.s, kids[i], c + 4), "shared_entry0_[j]");
+		symbolizer_get_stats(j.s, &st);
+		if (i == 0)
+			one = st.perfmaps_bytes;
+	}
+	ASSERT_TRUE(one > 50000 * 16);
+	ASSERT_EQ_INT(st.perfmaps_bytes, one);
+	for (int i = 0; i < 4; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+		snprintf(path, sizeof(path), "%s/perf-%d.map", j.dir, (int)kids[i]);
+		unlink(path);
+	}
 	jit_teardown(&j);
 }
 
@@ -582,14 +702,23 @@ TEST(hostile_perf_maps_are_refused)
 	ASSERT_EQ_INT(mkfifo(j.map, 0600), 0);
 	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 8), "[unknown]");
 	unlink(j.map);
-	/* Owned by another user: refused (only root can make one). */
-	if (geteuid() == 0) {
-		snprintf(line, sizeof(line), "%" PRIx64 " 40 not_mine\n", c);
-		jit_write(&j, "w", line);
-		ASSERT_EQ_INT(chown(j.map, 4242, 4242), 0);
-		ASSERT_EQ_STR(sym1(j.s, getpid(), c + 8), "[unknown]");
-		unlink(j.map);
-	}
+	jit_teardown(&j);
+}
+
+TEST(perf_map_of_another_user_is_refused)
+{
+	struct jit_env j;
+	uint64_t c;
+	char line[256];
+
+	if (geteuid() != 0)
+		SKIP("only root can give a file to another user");
+	jit_setup(&j);
+	c = (uint64_t)(uintptr_t)j.code;
+	snprintf(line, sizeof(line), "%" PRIx64 " 40 not_mine\n", c);
+	jit_write(&j, "w", line);
+	ASSERT_EQ_INT(chown(j.map, 4242, 4242), 0);
+	ASSERT_EQ_STR(sym1(j.s, getpid(), c + 8), "[unknown]");
 	jit_teardown(&j);
 }
 
@@ -701,9 +830,8 @@ TEST(kernel_frames_from_proc_kallsyms)
 	if (f)
 		fclose(f);
 	if (!addr || strcmp(name, "schedule")) {
-		printf("skip kernel_frames_from_proc_kallsyms: kallsyms unreadable or zeros\n");
 		symbolizer_free(s);
-		return;
+		SKIP("/proc/kallsyms unreadable, or its addresses zeros");
 	}
 	ASSERT_EQ_STR(sym_stack(s, 0, (uint64_t[]){ addr + 4 }, 1, 1), "schedule_[k]");
 	symbolizer_free(s);

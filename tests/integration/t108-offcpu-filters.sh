@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# t105 - off-CPU filters on the workload of t104 and on the whole host: --offcpu-max drops long
+# t108 - off-CPU filters on the workload of t104 and on the whole host: --offcpu-max drops long
 # blocks, --offcpu-state R keeps preemption only, --offcpu-threads keeps user or kernel threads.
 . "$(dirname "$0")/lib.sh"
 require_bpf
