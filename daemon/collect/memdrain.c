@@ -247,12 +247,13 @@ static void report_stats(struct mem *m, struct window *w)
 		  (unsigned long long)d[MEM_STAT_SYSCALLS],
 		  (unsigned long long)d[MEM_STAT_USTACK_ERR]);
 	if (m->dwarf)
-		log_debug("memory: user stacks: %llu complete, %llu cut at %d frames, %llu with "
-			  "frame-pointer steps, %llu before their tables",
-			  (unsigned long long)d[MEM_STAT_UNW_COMPLETE],
-			  (unsigned long long)d[MEM_STAT_UNW_CUT], MAX_STACK_DEPTH,
-			  (unsigned long long)d[MEM_STAT_UNW_FP],
-			  (unsigned long long)d[MEM_STAT_UNW_NO_PROC]);
+		unwind_log_walks("memory", &(struct unwind_walks){
+						   0,
+						   d[MEM_STAT_UNW_COMPLETE],
+						   d[MEM_STAT_UNW_CUT],
+						   d[MEM_STAT_UNW_FP],
+						   d[MEM_STAT_UNW_NO_PROC],
+					   });
 }
 
 int mem_drain(struct collector *c, struct window *w)

@@ -92,14 +92,13 @@ static void report_stats(struct offcpu *o, struct window *w)
 			  (unsigned long long)delta[OFFCPU_STAT_USTACK_ERR],
 			  (unsigned long long)delta[OFFCPU_STAT_WAKER_ERR]);
 	if (o->dwarf)
-		log_debug(
-			"off-CPU: user stacks: %llu walked, %llu complete, %llu cut at %d frames, "
-			"%llu with frame-pointer steps, %llu before their tables",
-			(unsigned long long)delta[OFFCPU_STAT_UNW_WALKS],
-			(unsigned long long)delta[OFFCPU_STAT_UNW_COMPLETE],
-			(unsigned long long)delta[OFFCPU_STAT_UNW_CUT], MAX_STACK_DEPTH,
-			(unsigned long long)delta[OFFCPU_STAT_UNW_FP],
-			(unsigned long long)delta[OFFCPU_STAT_UNW_NO_PROC]);
+		unwind_log_walks("off-CPU", &(struct unwind_walks){
+						    delta[OFFCPU_STAT_UNW_WALKS],
+						    delta[OFFCPU_STAT_UNW_COMPLETE],
+						    delta[OFFCPU_STAT_UNW_CUT],
+						    delta[OFFCPU_STAT_UNW_FP],
+						    delta[OFFCPU_STAT_UNW_NO_PROC],
+					    });
 }
 
 static int offcpu_drain(struct collector *c, struct window *w)

@@ -170,13 +170,13 @@ static int oncpu_drain(struct collector *c, struct window *w)
 			  (unsigned long long)delta[ONCPU_STAT_KSTACK_ERR],
 			  (unsigned long long)delta[ONCPU_STAT_USTACK_ERR]);
 	if (o->dwarf)
-		log_debug("on-CPU: user stacks: %llu walked, %llu complete, %llu cut at %d frames, "
-			  "%llu with frame-pointer steps, %llu before their tables",
-			  (unsigned long long)delta[ONCPU_STAT_UNW_WALKS],
-			  (unsigned long long)delta[ONCPU_STAT_UNW_COMPLETE],
-			  (unsigned long long)delta[ONCPU_STAT_UNW_CUT], MAX_STACK_DEPTH,
-			  (unsigned long long)delta[ONCPU_STAT_UNW_FP],
-			  (unsigned long long)delta[ONCPU_STAT_UNW_NO_PROC]);
+		unwind_log_walks("on-CPU", &(struct unwind_walks){
+						   delta[ONCPU_STAT_UNW_WALKS],
+						   delta[ONCPU_STAT_UNW_COMPLETE],
+						   delta[ONCPU_STAT_UNW_CUT],
+						   delta[ONCPU_STAT_UNW_FP],
+						   delta[ONCPU_STAT_UNW_NO_PROC],
+					   });
 	return err;
 }
 

@@ -504,3 +504,16 @@ int unwind_share(struct unwind *u, struct bpf_object *obj)
 	}
 	return 0;
 }
+
+void unwind_log_walks(const char *who, const struct unwind_walks *w)
+{
+	char walked[40] = "";
+
+	if (w->walked)
+		snprintf(walked, sizeof(walked), "%llu walked, ", (unsigned long long)w->walked);
+	log_debug("%s: user stacks: %s%llu complete, %llu cut at %d frames, %llu with "
+		  "frame-pointer steps, %llu before their tables",
+		  who, walked, (unsigned long long)w->complete, (unsigned long long)w->cut,
+		  MAX_STACK_DEPTH, (unsigned long long)w->fp_steps,
+		  (unsigned long long)w->no_table);
+}

@@ -48,4 +48,12 @@ struct unwind_stats {
 
 void unwind_get_stats(struct unwind *u, struct unwind_stats *st);
 
+/* The outcomes of one collector's user-stack walks over a drain (walked 0: not counted). */
+struct unwind_walks {
+	uint64_t walked, complete, cut, fp_steps, no_table;
+};
+
+/* Log them at debug level, as "WHO: user stacks: ...". */
+void unwind_log_walks(const char *who, const struct unwind_walks *w);
+
 #endif
