@@ -340,6 +340,25 @@ static void meta_header(struct sbuf *sb, const struct config *cfg, const struct 
  * Write STEM.meta.json within the transaction: the header, then the counts of each kind that has
  * stacks, samples or losses. Returns 0 or a negative errno.
  */
+/*
+ * How whole the profile's user stacks are, where they were walked with unwind tables: walks,
+ * those that reached the outermost frame (and their share), cut at the depth limit, with
+ * frame-pointer steps, and taken before the process had tables. Then the profile's closing brace.
+ */
+static void meta_walks(struct sbuf *sb, const struct unwind_walks *u)
+{
+	uint64_t n = u->walked ? u->walked : u->complete + u->cut + u->no_table;
+
+	if (n)
+		sbuf_addf(sb,
+			  ", \"user_stacks\": { \"walked\": %" PRIu64 ", \"complete\": %" PRIu64
+			  ", \"complete_share\": %.4f, \"cut\": %" PRIu64 ", \"fp_steps\": %" PRIu64
+			  ", \"before_tables\": %" PRIu64 " }",
+			  n, u->complete, (double)u->complete / (double)n, u->cut, u->fp_steps,
+			  u->no_table);
+	sbuf_addstr(sb, " }");
+}
+
 static int write_meta(struct archive_txn *t, const struct window *w,
 		      const struct archive_info *info)
 {
@@ -358,10 +377,11 @@ static int write_meta(struct archive_txn *t, const struct window *w,
 		sbuf_addf(&sb,
 			  "%s\n    \"%s\": { \"samples\": %" PRIu64 ", \"lost\": %" PRIu64
 			  ", \"stacks\": %zu, \"weight\": %" PRIu64 ", \"frames\": %" PRIu64
-			  ", \"named\": %" PRIu64 ", \"lost_stacks\": %" PRIu64 " }",
+			  ", \"named\": %" PRIu64 ", \"lost_stacks\": %" PRIu64,
 			  first ? "" : ",", profile_kind_names[k], st->samples, st->lost,
 			  folded_count(w->profiles[k]), folded_total(w->profiles[k]), st->frames,
 			  st->named, st->lost_stacks);
+		meta_walks(&sb, &st->walks);
 		first = 0;
 	}
 	err = sbuf_addstr(&sb, "\n  }\n}\n");

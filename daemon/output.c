@@ -69,6 +69,27 @@ static void apply_retention(struct emberd *d, time_t now)
 	d->stats.archive_bytes = ps.kept_bytes;
 }
 
+/*
+ * Count a window's table walks of kind k; when under 80% of them reached the outermost frame
+ * (at least 100 walks), say so, at most once an hour a kind: tables missing or not loaded yet,
+ * JIT code, or stacks deeper than the limit.
+ */
+static void walks_of(struct selfstats *s, int k, const struct unwind_walks *u, time_t end)
+{
+	uint64_t n = u->walked ? u->walked : u->complete + u->cut + u->no_table;
+
+	s->walks[k] += n;
+	s->whole[k] += u->complete;
+	if (n < 100 || u->complete * 5 >= n * 4 || end - s->walks_warned[k] < 3600)
+		return;
+	s->walks_warned[k] = end;
+	log_warn("%s: only %.0f%% of user stacks were whole (%llu of %llu walks reached the "
+		 "process or thread entry; %llu cut at the depth limit, %llu before their tables)",
+		 profile_kind_names[k], 100.0 * (double)u->complete / (double)n,
+		 (unsigned long long)u->complete, (unsigned long long)n, (unsigned long long)u->cut,
+		 (unsigned long long)u->no_table);
+}
+
 static void count_window(struct emberd *d, const struct window *w, time_t end)
 {
 	struct selfstats *s = &d->stats;
@@ -77,6 +98,7 @@ static void count_window(struct emberd *d, const struct window *w, time_t end)
 		s->samples[k] += w->stats[k].samples;
 		s->lost[k] += w->stats[k].lost;
 		s->lost_stacks[k] += w->stats[k].lost_stacks;
+		walks_of(s, k, &w->stats[k].walks, end);
 	}
 	s->last_samples = w->stats[KIND_ONCPU].samples;
 	s->last_len = end > w->start ? (unsigned int)(end - w->start) : 1;

@@ -42,6 +42,14 @@ static void status_kinds(const struct selfstats *s, struct sbuf *out)
 				  " weight on lost stacks\n",
 				  profile_kind_names[k], s->samples[k], s->lost[k],
 				  s->lost_stacks[k]);
+	for (int k = 0; k < KIND_MAX; k++)
+		if (s->walks[k])
+			sbuf_addf(out,
+				  "%s user stacks: %.1f%% whole (%" PRIu64 " of %" PRIu64
+				  " walks)\n",
+				  profile_kind_names[k],
+				  100.0 * (double)s->whole[k] / (double)s->walks[k], s->whole[k],
+				  s->walks[k]);
 }
 
 int report_status(const struct emberd *d, struct sbuf *out)
@@ -100,6 +108,12 @@ int report_metrics(const struct emberd *d, struct sbuf *out)
 	metric_kinds(out, "samples_total", "Events counted into profiles.", s->samples);
 	metric_kinds(out, "lost_samples_total", "Events dropped (maps full, stacks lost).",
 		     s->lost);
+	metric_kinds(out, "user_stack_walks_total", "User stacks walked with unwind tables.",
+		     s->walks);
+	metric_kinds(
+		out, "user_stack_whole_total",
+		"User stacks walked with unwind tables that reached the process or thread entry.",
+		s->whole);
 	metric_kinds(out, "lost_stack_weight_total",
 		     "Weight counted on a [lost user stack] or [lost kernel stack] frame.",
 		     s->lost_stacks);

@@ -13,6 +13,9 @@ struct selfstats {
 	time_t started;
 	uint64_t samples[KIND_MAX], lost[KIND_MAX]; /* written or dropped windows, since start */
 	uint64_t lost_stacks[KIND_MAX];             /* weight on [lost ... stack] frames */
+	uint64_t walks[KIND_MAX],
+		whole[KIND_MAX];       /* user stacks walked with tables, and complete */
+	time_t walks_warned[KIND_MAX]; /* last warning of incomplete stacks */
 	uint64_t windows_written, windows_dropped, snapshots;
 	uint64_t sym_frames, sym_named;   /* the symbolizer's counters when the window began */
 	uint64_t last_frames, last_named; /* symbolization of the last window written */

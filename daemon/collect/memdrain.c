@@ -247,13 +247,15 @@ static void report_stats(struct mem *m, struct window *w)
 		  (unsigned long long)d[MEM_STAT_SYSCALLS],
 		  (unsigned long long)d[MEM_STAT_USTACK_ERR]);
 	if (m->dwarf)
-		unwind_log_walks("memory", &(struct unwind_walks){
-						   0,
-						   d[MEM_STAT_UNW_COMPLETE],
-						   d[MEM_STAT_UNW_CUT],
-						   d[MEM_STAT_UNW_FP],
-						   d[MEM_STAT_UNW_NO_PROC],
-					   });
+		unwind_count_walks("memory",
+				   &(struct unwind_walks){
+					   0,
+					   d[MEM_STAT_UNW_COMPLETE],
+					   d[MEM_STAT_UNW_CUT],
+					   d[MEM_STAT_UNW_FP],
+					   d[MEM_STAT_UNW_NO_PROC],
+				   },
+				   &w->stats[KIND_ALLOC]);
 }
 
 int mem_drain(struct collector *c, struct window *w)

@@ -92,13 +92,15 @@ static void report_stats(struct offcpu *o, struct window *w)
 			  (unsigned long long)delta[OFFCPU_STAT_USTACK_ERR],
 			  (unsigned long long)delta[OFFCPU_STAT_WAKER_ERR]);
 	if (o->dwarf)
-		unwind_log_walks("off-CPU", &(struct unwind_walks){
-						    delta[OFFCPU_STAT_UNW_WALKS],
-						    delta[OFFCPU_STAT_UNW_COMPLETE],
-						    delta[OFFCPU_STAT_UNW_CUT],
-						    delta[OFFCPU_STAT_UNW_FP],
-						    delta[OFFCPU_STAT_UNW_NO_PROC],
-					    });
+		unwind_count_walks("off-CPU",
+				   &(struct unwind_walks){
+					   delta[OFFCPU_STAT_UNW_WALKS],
+					   delta[OFFCPU_STAT_UNW_COMPLETE],
+					   delta[OFFCPU_STAT_UNW_CUT],
+					   delta[OFFCPU_STAT_UNW_FP],
+					   delta[OFFCPU_STAT_UNW_NO_PROC],
+				   },
+				   &w->stats[KIND_OFFCPU]);
 }
 
 static int offcpu_drain(struct collector *c, struct window *w)

@@ -170,13 +170,15 @@ static int oncpu_drain(struct collector *c, struct window *w)
 			  (unsigned long long)delta[ONCPU_STAT_KSTACK_ERR],
 			  (unsigned long long)delta[ONCPU_STAT_USTACK_ERR]);
 	if (o->dwarf)
-		unwind_log_walks("on-CPU", &(struct unwind_walks){
-						   delta[ONCPU_STAT_UNW_WALKS],
-						   delta[ONCPU_STAT_UNW_COMPLETE],
-						   delta[ONCPU_STAT_UNW_CUT],
-						   delta[ONCPU_STAT_UNW_FP],
-						   delta[ONCPU_STAT_UNW_NO_PROC],
-					   });
+		unwind_count_walks("on-CPU",
+				   &(struct unwind_walks){
+					   delta[ONCPU_STAT_UNW_WALKS],
+					   delta[ONCPU_STAT_UNW_COMPLETE],
+					   delta[ONCPU_STAT_UNW_CUT],
+					   delta[ONCPU_STAT_UNW_FP],
+					   delta[ONCPU_STAT_UNW_NO_PROC],
+				   },
+				   &w->stats[KIND_ONCPU]);
 	return err;
 }
 

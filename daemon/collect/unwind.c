@@ -505,10 +505,15 @@ int unwind_share(struct unwind *u, struct bpf_object *obj)
 	return 0;
 }
 
-void unwind_log_walks(const char *who, const struct unwind_walks *w)
+void unwind_count_walks(const char *who, const struct unwind_walks *w, struct window_stats *ws)
 {
 	char walked[40] = "";
 
+	ws->walks.walked += w->walked;
+	ws->walks.complete += w->complete;
+	ws->walks.cut += w->cut;
+	ws->walks.fp_steps += w->fp_steps;
+	ws->walks.no_table += w->no_table;
 	if (w->walked)
 		snprintf(walked, sizeof(walked), "%llu walked, ", (unsigned long long)w->walked);
 	log_debug("%s: user stacks: %s%llu complete, %llu cut at %d frames, %llu with "

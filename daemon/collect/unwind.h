@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/collect/window.h"
 #include "daemon/config/config.h"
 
 enum unwind_mode {
@@ -48,12 +49,7 @@ struct unwind_stats {
 
 void unwind_get_stats(struct unwind *u, struct unwind_stats *st);
 
-/* The outcomes of one collector's user-stack walks over a drain (walked 0: not counted). */
-struct unwind_walks {
-	uint64_t walked, complete, cut, fp_steps, no_table;
-};
-
-/* Log them at debug level, as "WHO: user stacks: ...". */
-void unwind_log_walks(const char *who, const struct unwind_walks *w);
+/* Add one drain's walks to the window's figures and log them at debug level as "WHO: ...". */
+void unwind_count_walks(const char *who, const struct unwind_walks *w, struct window_stats *ws);
 
 #endif

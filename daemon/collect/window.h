@@ -21,11 +21,21 @@ enum profile_kind {
 /* The annotation of every off-CPU frame in a hot/cold profile (drawn blue). */
 #define HOTCOLD_MARK "_[o]"
 
+/* The outcomes of a collector's user-stack walks with unwind tables (walked 0: not counted). */
+struct unwind_walks {
+	uint64_t walked;   /* walks done */
+	uint64_t complete; /* reached the outermost frame: the stack is whole */
+	uint64_t cut;      /* stopped at MAX_STACK_DEPTH frames */
+	uint64_t fp_steps; /* took a frame-pointer step where no table row was */
+	uint64_t no_table; /* the process had no tables yet: frame pointers only */
+};
+
 struct window_stats {
 	uint64_t samples;       /* events counted into the profile */
 	uint64_t lost;          /* events dropped (maps full, stacks lost) */
 	uint64_t frames, named; /* symbolization share */
 	uint64_t lost_stacks;   /* weight whose user or kernel stack was lost: [lost ... stack] */
+	struct unwind_walks walks; /* user stacks walked with tables (--unwind dwarf|auto) */
 };
 
 struct window {

@@ -20,6 +20,7 @@ profile() {
 	kill "$wl" 2>/dev/null
 	cp "$T_TMP/emberd.log" "$T_TMP/$mode.log"
 	folded_of $(find "$out" -name '*.oncpu.folded.gz') > "$T_TMP/$mode.folded"
+	cat $(find "$out" -name '*.meta.json') > "$T_TMP/$mode.meta"
 	rm -rf "$out"
 }
 
@@ -38,6 +39,9 @@ total=$(awk '{ t += $NF } END { print t + 0 }' "$f")
 rooted=$(share "$ROOT" "$f")
 echo "dwarf: $total samples, $rooted% reach the root, $(complete_share "$T_TMP/dwarf.log")% complete walks"
 check "at least 1000 samples" test "$total" -ge 1000
+share=$(grep -o '"oncpu": {[^}]*"complete_share": [0-9.]*' "$T_TMP/dwarf.meta" | sed 's/.*: //' | head -n 1)
+check "meta.json: the window says how whole its stacks are (complete_share $share >= 0.95)" \
+	awk -v s="${share:-0}" 'BEGIN { exit !(s >= 0.95) }'
 check "tables built for the workload and the C library" \
 	grep -q "table for '.*libc.so.6'" "$T_TMP/dwarf.log"
 check ">= 95% of the stacks reach _start or clone3 (got $rooted)" within "$rooted" 97.5 2.5

@@ -234,6 +234,7 @@ TEST(metadata_names_the_window)
 	folded_add(w->profiles[KIND_ONCPU], "a;b", 3, 4);
 	w->stats[KIND_ONCPU].samples = 5;
 	w->stats[KIND_ONCPU].lost = 1;
+	w->stats[KIND_ONCPU].walks = (struct unwind_walks){ 200, 194, 2, 5, 4 };
 	ASSERT_EQ_INT(archive_write(&c, w, &info, &r), 1);
 	snprintf(path, sizeof(path), "%s/%s.meta.json", r.dir, r.stem);
 	f = fopen(path, "r");
@@ -247,6 +248,9 @@ TEST(metadata_names_the_window)
 	ASSERT_TRUE(strstr(buf, "\"collectors\": \"oncpu,offcpu\","));
 	ASSERT_TRUE(strstr(buf, "\"named_share\": 0.9000,"));
 	ASSERT_TRUE(strstr(buf, "\"oncpu\": { \"samples\": 5, \"lost\": 1, \"stacks\": 1"));
+	ASSERT_TRUE(strstr(buf, "\"lost_stacks\": 0, \"user_stacks\": { \"walked\": 200, "
+				"\"complete\": 194, \"complete_share\": 0.9700, \"cut\": 2, "
+				"\"fp_steps\": 5, \"before_tables\": 4 } }"));
 	ASSERT_TRUE(strstr(buf, "\"kernel\": \""));
 	window_free(w);
 }
