@@ -16,7 +16,7 @@ static const struct subcommand subcommands[] = {
 	{ "diff", diff_main, "compare two folded profiles, as difffolded.pl" },
 	{ "flamegraph", flamegraph_main, "draw folded stacks as an interactive SVG flame graph" },
 	{ "pprof", pprof_main, "convert folded stacks to a pprof profile" },
-	{ "view", view_main, "show a flame graph in the terminal, of files or of the running emberd" },
+	{ "view", view_main, "flame graphs in the terminal, of files or the running emberd" },
 	{ "merge", merge_main, "merge archived windows of a time range into one profile" },
 	{ "snapshot", control_main, "make the running emberd write a snapshot now" },
 	{ "status", control_main, "show what the running emberd collects and writes" },

@@ -472,8 +472,10 @@ static int loop(struct view *v)
 		rc = on_key(v, ch);
 		if (rc == 0)
 			rc = view_draw(v);
-		if (v->timing && ch != KEY_MOUSE)
+		if (v->timing && ch != KEY_MOUSE) {
 			fprintf(v->timing, "redraw %d %.3f ms\n", ch, 1000 * (view_now() - t0));
+			fflush(v->timing);
+		}
 	}
 	return rc < 0 ? rc : 0;
 }
