@@ -409,6 +409,7 @@ static void cmd_release(struct cmd *c)
 	free(v->src);
 	view_tree_release(&v->tree);
 	free(v->match);
+	free(v->color);
 	free(v->rects);
 	if (v->have_re)
 		regfree(&v->re);

@@ -139,6 +139,10 @@ int view_load_tree(struct view *v)
 	v->zoom = v->sel = 0;
 	v->hover = VIEW_NONE;
 	v->scroll = 0;
+	free(v->color);
+	v->color = malloc((size_t)v->tree.n * sizeof(*v->color)); /* NULL: computed each time */
+	if (v->color)
+		memset(v->color, 0xff, (size_t)v->tree.n * sizeof(*v->color));
 	return view_search(v);
 }
 
