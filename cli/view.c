@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/view.h"
 #include "collapse/pprofread.h"
+#include "lib/lines.h"
 #include "lib/sbuf.h"
 #include "lib/zfile.h"
 
@@ -94,27 +95,25 @@ static int add_count(struct folded **f, const char *stack, size_t len, double co
 }
 
 /* Folded lines into the first source; a second count makes it differential. */
-static int parse_folded(struct view_source *s, const char *buf, size_t len, size_t *bad)
+static int parse_folded(struct view_source *s, struct lines *lr, size_t *bad)
 {
-	const char *p = buf, *end = buf + len;
 	struct folded_line fl;
-	int err = 0;
+	const char *p;
+	size_t n;
+	int err = 0, rc;
 
-	while (p < end && !err) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p);
-
-		if (n && p[0] != '#' && !folded_parse_line(p, n, &fl)) {
-			err = add_count(&s->after, fl.stack, fl.stack_len,
-					fl.counts[fl.ncounts - 1]);
-			if (!err && fl.ncounts == 2)
-				err = add_count(&s->before, fl.stack, fl.stack_len, fl.counts[0]);
-		} else if (n && p[0] != '#') {
+	while (!err && (rc = lines_next(lr, &p, &n)) > 0) {
+		if (!n || p[0] == '#')
+			continue;
+		if (folded_parse_line(p, n, &fl)) {
 			(*bad)++;
+			continue;
 		}
-		p += n + 1;
+		err = add_count(&s->after, fl.stack, fl.stack_len, fl.counts[fl.ncounts - 1]);
+		if (!err && fl.ncounts == 2)
+			err = add_count(&s->before, fl.stack, fl.stack_len, fl.counts[0]);
 	}
-	return err;
+	return err ?: rc;
 }
 
 static int merge(struct folded *dst, const struct folded *src)
@@ -169,35 +168,67 @@ static int one_source(struct view *v, const char *label, const char *unit)
 	return 0;
 }
 
-/* One input file into the sources. Returns 0 or -errno after printing why. */
-static int load_file(struct view *v, const char *path, int *is_pprof)
+static int load_pprof(struct view *v, const char *path)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct pprof_profile p;
-	size_t bad = 0;
-	int err = slurp(path, &sb), pp;
+	int err = slurp(path, &sb);
 
-	if (err) {
-		fprintf(stderr, "ember view: cannot read '%s': %s\n", path, strerror(-err));
-		goto cleanup;
-	}
-	pp = pprof_sniff((const unsigned char *)sb.buf, sb.len);
-	if (*is_pprof >= 0 && pp != *is_pprof) {
-		fprintf(stderr, "ember view: cannot merge pprof and folded files ('%s')\n", path);
-		err = -EINVAL;
-		goto cleanup;
-	}
-	*is_pprof = pp;
-	if (pp) {
+	if (!err)
 		err = sb.len > PPROF_MAX_BYTES
 			      ? -EFBIG
 			      : pprof_parse(&p, (const unsigned char *)sb.buf, sb.len);
-		err = err ?: take_pprof(v, &p, path);
-		if (!err)
-			pprof_profile_release(&p);
+	err = err ?: take_pprof(v, &p, path);
+	if (!err)
+		pprof_profile_release(&p);
+	sbuf_release(&sb);
+	return err;
+}
+
+/* Whether the file starts like a pprof profile, and its folded lines when it does not. */
+static int load_folded(struct view *v, const char *path, int *pp, size_t *bad)
+{
+	FILE *in = zfile_open(path);
+	struct lines lr;
+	const char *head;
+	size_t n;
+	int err;
+
+	if (!in)
+		return -errno;
+	err = lines_init(&lr, in);
+	err = err ?: lines_peek(&lr, &head, &n);
+	if (!err) {
+		*pp = pprof_sniff((const unsigned char *)head, n);
+		if (!*pp && !v->nsrc)
+			err = one_source(v, "samples", "samples");
+		if (!*pp && !err)
+			err = parse_folded(&v->src[0], &lr, bad);
+	}
+	lines_release(&lr);
+	fclose(in);
+	return err;
+}
+
+/* One input file into the sources. Returns 0 or -errno after printing why. */
+static int load_file(struct view *v, const char *path, int *is_pprof)
+{
+	size_t bad = 0;
+	int err, pp = 0, was = *is_pprof;
+
+	if (!strcmp(path, "-") && was < 0) {
+		err = load_folded(v, path, &pp, &bad); /* stdin can be read once: folded only */
+		if (!err && pp)
+			err = -EINVAL;
 	} else {
-		err = v->nsrc ? 0 : one_source(v, "samples", "samples");
-		err = err ?: parse_folded(&v->src[0], sb.buf, sb.len, &bad);
+		err = load_folded(v, path, &pp, &bad);
+		if (!err && pp && (was < 0 || was == 1))
+			err = load_pprof(v, path);
+	}
+	*is_pprof = pp;
+	if (!err && was >= 0 && pp != was) {
+		fprintf(stderr, "ember view: cannot merge pprof and folded files ('%s')\n", path);
+		return -EINVAL;
 	}
 	if (err && err != -EINVAL)
 		fprintf(stderr, "ember view: cannot read '%s': %s\n", path, strerror(-err));
@@ -206,8 +237,6 @@ static int load_file(struct view *v, const char *path, int *is_pprof)
 	if (bad)
 		fprintf(stderr, "ember view: ignored %zu lines with invalid format in '%s'\n", bad,
 			path);
-cleanup:
-	sbuf_release(&sb);
 	return err;
 }
 
@@ -380,6 +409,7 @@ static void cmd_release(struct cmd *c)
 	free(v->src);
 	view_tree_release(&v->tree);
 	free(v->match);
+	free(v->color);
 	free(v->rects);
 	if (v->have_re)
 		regfree(&v->re);

@@ -107,6 +107,7 @@ struct view {
 	regex_t re;
 	char pattern[256];
 	unsigned char *match; /* per node: its name matches */
+	int32_t *color;       /* per node: its curses colour once drawn, -1 before */
 	double matched;       /* total of the matched frames, nested ones counted once */
 	struct view_rect *rects;
 	size_t nrects, caprects;

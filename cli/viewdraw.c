@@ -69,15 +69,23 @@ static int color_index(const struct view *v, struct rgb c)
 	}
 }
 
-static struct rgb node_rgb(const struct view *v, uint32_t i)
+/* A frame's colour, computed once per tree: the palette hashes the name. */
+static int node_color(const struct view *v, uint32_t i)
 {
 	const struct view_node *n = &v->tree.nodes[i];
+	struct rgb c;
 
 	if (v->match && v->match[i])
-		return SEARCH_RGB;
+		return color_index(v, SEARCH_RGB);
+	if (v->color && v->color[i] >= 0)
+		return v->color[i];
 	if (v->tree.diff)
-		return palette_diff(n->total - n->before, v->tree.maxdelta, v->negate);
-	return palette_color(v->palette, COLOR_BY_NAME, n->name, n->len, 0);
+		c = palette_diff(n->total - n->before, v->tree.maxdelta, v->negate);
+	else
+		c = palette_color(v->palette, COLOR_BY_NAME, n->name, n->len, 0);
+	if (v->color)
+		v->color[i] = color_index(v, c);
+	return color_index(v, c);
 }
 
 /* Set the attributes a frame is drawn with. */
@@ -93,8 +101,7 @@ static void frame_attr(const struct view *v, uint32_t i)
 		attr_set(a, 0, NULL);
 		return;
 	}
-	pair = alloc_pair(v->colors == VIEW_COLORS_DIRECT ? 0 : COLOR_BLACK,
-			  color_index(v, node_rgb(v, i)));
+	pair = alloc_pair(v->colors == VIEW_COLORS_DIRECT ? 0 : COLOR_BLACK, node_color(v, i));
 	attr_set(a, 0, pair > 0 ? &pair : NULL);
 }
 

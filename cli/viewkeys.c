@@ -139,6 +139,10 @@ int view_load_tree(struct view *v)
 	v->zoom = v->sel = 0;
 	v->hover = VIEW_NONE;
 	v->scroll = 0;
+	free(v->color);
+	v->color = malloc((size_t)v->tree.n * sizeof(*v->color)); /* NULL: computed each time */
+	if (v->color)
+		memset(v->color, 0xff, (size_t)v->tree.n * sizeof(*v->color));
 	return view_search(v);
 }
 
@@ -472,8 +476,10 @@ static int loop(struct view *v)
 		rc = on_key(v, ch);
 		if (rc == 0)
 			rc = view_draw(v);
-		if (v->timing && ch != KEY_MOUSE)
+		if (v->timing && ch != KEY_MOUSE) {
 			fprintf(v->timing, "redraw %d %.3f ms\n", ch, 1000 * (view_now() - t0));
+			fflush(v->timing);
+		}
 	}
 	return rc < 0 ? rc : 0;
 }

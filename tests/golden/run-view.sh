@@ -25,7 +25,7 @@ wait_for() {
 # start W H CMD: a fresh session running bash, then CMD typed into it
 start() {
 	$T kill-session -t v 2>/dev/null
-	$T new-session -d -s v -x "$1" -y "$2" "env -i PATH=$PATH HOME=$TMP TERM=tmux-256color LANG=C.UTF-8 bash --norc --noprofile"
+	$T new-session -d -s v -x "$1" -y "$2" "env -i PATH=$PATH HOME=$TMP HISTFILE=/dev/null TERM=tmux-256color LANG=C.UTF-8 bash --norc --noprofile"
 	$T set-option -t v status off >/dev/null
 	$T send-keys -t v "PS1='$ '" Enter
 	wait_for '^\$ $' >/dev/null
