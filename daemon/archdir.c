@@ -247,16 +247,21 @@ static struct window_group *group_windows(const struct archdir *ad, size_t *n)
 	return g;
 }
 
-/* Open dir (a prefix of path, len bytes) without following a link at its last component. */
+/*
+ * Open dir (a prefix of path, len bytes) without following a link at its last component.
+ * Returns the descriptor or -errno.
+ */
 static int open_dir_nofollow(const char *path, size_t len)
 {
 	char dir[PATH_MAX];
+	int fd;
 
 	if (len >= sizeof(dir))
 		return -ENAMETOOLONG;
 	memcpy(dir, path, len);
 	dir[len] = '\0';
-	return open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 /*
@@ -271,7 +276,7 @@ static int delete_window(const struct archdir *ad, const struct window_group *g,
 	int dfd = open_dir_nofollow(e->path, (size_t)(e->name - 1 - e->path)), pfd, err = 0;
 
 	if (dfd < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return dfd == -ENOENT ? 0 : dfd;
 	for (size_t i = g->first; i < g->end; i++) {
 		if (unlinkat(dfd, ad->e[i].name, 0) && errno != ENOENT) {
 			err = err ? err : -errno;

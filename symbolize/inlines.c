@@ -2,11 +2,11 @@
 /*
  * inlines.c - the functions inlined at an address, from the DWARF of an ELF file (libdw)
  *
- * The DWARF comes from files other users control. The file is mapped (ELF_C_READ_MMAP) and
- * its descriptor let go at once, so a thousand build-ids cost no descriptors; and the scope
- * tree is walked down from the compile unit in a loop bounded by INLINES_MAX_DEPTH, not with
- * libdw's recursive dwarf_getscopes(), which a file of 100,000 nested lexical blocks (1 MB of
- * DWARF) drove off the end of the stack.
+ * The DWARF comes from files other users control. The scope tree is walked down from the
+ * compile unit in a loop bounded by INLINES_MAX_DEPTH, not with libdw's recursive
+ * dwarf_getscopes(), which a file of 100,000 nested lexical blocks (1 MB of DWARF) drove off
+ * the end of the stack. The file is read through a descriptor of our own, not mapped: a
+ * mapping of a file its owner truncates raises SIGBUS.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -23,6 +23,7 @@
 struct inlines {
 	Elf *elf;
 	Dwarf *dw;
+	int fd;
 };
 
 struct inlines *inlines_open(int fd)
@@ -31,12 +32,13 @@ struct inlines *inlines_open(int fd)
 
 	if (!in)
 		return NULL;
+	in->fd = -1;
 	elf_version(EV_CURRENT);
-	in->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (in->elf) {
+	in->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (in->fd >= 0)
+		in->elf = elf_begin(in->fd, ELF_C_READ, NULL);
+	if (in->elf)
 		in->dw = dwarf_begin_elf(in->elf, DWARF_C_READ, NULL);
-		elf_cntl(in->elf, ELF_C_FDDONE); /* all is mapped: the caller's fd may close */
-	}
 	if (!in->dw) {
 		inlines_free(in);
 		return NULL;
@@ -52,6 +54,8 @@ void inlines_free(struct inlines *in)
 		dwarf_end(in->dw);
 	if (in->elf)
 		elf_end(in->elf);
+	if (in->fd >= 0)
+		close(in->fd);
 	free(in);
 }
 

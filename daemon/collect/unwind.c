@@ -75,7 +75,7 @@ static void on_evict(void *ctx, const struct unwcache_entry *e)
 /* The PT_LOAD segments of the ELF file at fd. Returns 0 or -EBADMSG. */
 static int read_segs(int fd, struct unwcache_entry *e)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL); /* not mapped: a truncated file would SIGBUS */
 	size_t n = 0;
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n)) {
@@ -162,7 +162,10 @@ static struct unwcache_entry *build(struct unwind *u, int fd, struct unwcache_en
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = read_segs(fd, tmpl);
 	if (!err)
-		err = cfi_table_build(fd, -1, u->nrows, &t, why, sizeof(why));
+		/* No larger than the walker's binary search reaches. */
+		err = cfi_table_build(
+			fd, -1, u->nrows < (1u << UNW_ROWS_LOG2) ? u->nrows : 1u << UNW_ROWS_LOG2,
+			&t, why, sizeof(why));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!err)
 		e = unwcache_add(u->cache, tmpl, t.nrows, &err);
