@@ -96,7 +96,10 @@ static int size_maps(struct oncpu *o, int ncpus)
 	uint64_t per_drain = (uint64_t)o->cfg->freq * ncpus * DRAIN_MAX_SEC;
 	__u32 counts = kmaps_pow2(per_drain, 1024, 1u << 20);
 	__u32 stacks = kmaps_pow2(4 * per_drain, 4096, 1u << 20);
-	/* Unwound user stacks chain on collision: room for each distinct one, not four times. */
+	/*
+	 * Unwound user stacks sit in a hash map keyed by their frames' hash: room for each distinct
+	 * one a drain (a stack-trace map needs four times that, it drops on bucket collisions).
+	 */
 	__u32 ustacks = o->dwarf ? kmaps_pow2(per_drain, 1024, 1u << 20) : 1;
 	struct oncpu_bpf *skel = o->skel;
 	int err;
