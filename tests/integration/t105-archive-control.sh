@@ -67,7 +67,7 @@ for k in host kernel start end start_utc frequency_hz collectors named_share pro
 done
 check "metadata: collectors" grep -q '"collectors": "oncpu,offcpu"' "$m"
 check "metadata: samples and lost per kind" grep -Eq '"oncpu": \{ "samples": [1-9][0-9]*, "lost": [0-9]+' "$m"
-check "metadata: weight on lost stacks per kind" grep -Eq '"oncpu": \{ [^}]*"lost_stacks": [0-9]+ \}' "$m"
+check "metadata: weight on lost stacks per kind" grep -Eq '"oncpu": \{ [^}]*"lost_stacks": [0-9]+' "$m"
 stem=${m%.meta.json}
 check "window has oncpu pprof" gzip -t "$stem.oncpu.pb.gz"
 if command -v go >/dev/null; then
