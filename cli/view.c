@@ -127,6 +127,10 @@ static int merge(struct folded *dst, const struct folded *src)
 	return err;
 }
 
+/*
+ * One pprof file into the sources: the first sets labels, units, default type; later ones must name
+ * the same types (those both have are compared). Takes or merges p's profiles. 0, -ENOMEM, -EINVAL.
+ */
 static int take_pprof(struct view *v, struct pprof_profile *p, const char *path)
 {
 	if (!v->nsrc) {
@@ -240,6 +244,10 @@ static int load_file(struct view *v, const char *path, int *is_pprof)
 	return err;
 }
 
+/*
+ * All files (stdin, folded only, when none) into the sources, then --type's selected; a source
+ * without samples gets an empty profile. Returns 0 or -errno (printed, but -ENOMEM from here).
+ */
 static int load_files(struct cmd *c, char **paths, int n)
 {
 	static char dash[] = "-";
@@ -270,6 +278,10 @@ static int load_files(struct cmd *c, char **paths, int n)
 	return 0;
 }
 
+/*
+ * --live: an empty source per kind and --kind's fetched once now (a failure printed with the
+ * status); the next fetch is scheduled even then. Returns 0 or -errno.
+ */
 static int live_sources(struct cmd *c)
 {
 	struct view *v = &c->v;
@@ -365,6 +377,10 @@ static int parse_option(struct cmd *c, int opt, const char *arg)
 	return -EINVAL;
 }
 
+/*
+ * Options into c (optind reset first, left at the first file); *live is or-ed with --live.
+ * Returns 0, 1 for --help, or -EINVAL (also for --live with files).
+ */
 static int parse_args(struct cmd *c, int argc, char **argv, int *live)
 {
 	static const struct option opts[] = {

@@ -265,6 +265,10 @@ static void draw_status(const struct view *v, int row)
 	mvaddnstr(row, used, line, v->cols - used > 0 ? v->cols - used : 0);
 }
 
+/*
+ * Row 0: the title in bold (at most half the width), "[i/n: " with several sources, the label, "]",
+ * the share matched while a search is on, and emberd's status when live.
+ */
 static void draw_title(const struct view *v)
 {
 	const struct view_source *s = &v->src[v->cur];

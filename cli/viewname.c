@@ -63,6 +63,7 @@ wchar_t view_name_char(const char **p, const char *end, int utf8, int *cols)
 	return (wchar_t)c;
 }
 
+/* Append c as 1 to 4 bytes of UTF-8, unchecked (a surrogate is encoded too). 0 or -ENOMEM. */
 static int add_utf8(struct sbuf *out, wchar_t c)
 {
 	char b[4];

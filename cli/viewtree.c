@@ -124,6 +124,10 @@ static void path_close(struct view_tree *t, struct path *p, uint32_t d)
 		t->nodes[p->node[--p->n]].end = t->n;
 }
 
+/*
+ * One stack (in sorted order) into the tree, sharing the open path's matching frames, closing the
+ * rest. Each frame adds after and before, the leaf after as self, the root both. 0 or -errno.
+ */
 static int add_stack(struct view_tree *t, struct path *p, const struct vstack *s)
 {
 	const char *q = s->stack, *end = s->stack + s->len;

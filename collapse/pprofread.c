@@ -204,6 +204,10 @@ static int by_loc_id(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/*
+ * Decode the kept Function messages: id (1), name (2), system_name (3), varints only; then sort
+ * by id for bsearch. Returns 0, -ENOMEM or -EINVAL.
+ */
 static int read_functions(struct reader *r)
 {
 	r->fv = calloc(r->funcs.n ? r->funcs.n : 1, sizeof(*r->fv));
@@ -377,6 +381,10 @@ static int sample_value(void *ctx, uint64_t v)
 	return 0;
 }
 
+/*
+ * One Sample: its stack built in sb root first (pprof lists leaf first), added to each type's
+ * profile whose value is positive (values past p->ntypes ignored). Returns 0, -ENOMEM or -EINVAL.
+ */
 static int read_sample(struct reader *r, struct pprof_profile *p, struct span m, struct sample *s,
 		       struct sbuf *sb)
 {

@@ -359,6 +359,10 @@ static void meta_walks(struct sbuf *sb, const struct unwind_walks *u)
 	sbuf_addstr(sb, " }");
 }
 
+/*
+ * STEM.meta.json via a temporary committed into t: the header, then an entry per kind with stacks,
+ * samples or losses. Returns 0 or -errno (-EIO on a short write).
+ */
 static int write_meta(struct archive_txn *t, const struct window *w,
 		      const struct archive_info *info)
 {

@@ -58,6 +58,10 @@ static void flush_repeats(void)
 	last.repeats = 0;
 }
 
+/*
+ * Print when lvl is within the level (cut at 1023 bytes). The same text within LOG_REPEAT_SEC of
+ * its first print is only counted; the count is said before the next line printed, or at exit.
+ */
 static void log_vmsg(enum log_level lvl, const char *fmt, va_list ap)
 {
 	struct timespec ts;

@@ -229,6 +229,10 @@ static void proc_take_perfmap(struct symbolizer *s, struct proc *p, struct perfm
 	p->pm = pm;
 }
 
+/*
+ * Look once for p's perf map: perf-PID.map in perfmap_dir, else /tmp/perf-NSPID.map in its root;
+ * trusted if owned by its uid or root, kept by proc_take_perfmap(). Failures leave p->pm NULL.
+ */
 static void proc_open_perfmap(struct symbolizer *s, struct proc *p)
 {
 	struct perfmap *pm;

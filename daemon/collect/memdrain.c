@@ -227,6 +227,10 @@ cleanup:
 	free(unused);
 }
 
+/*
+ * This drain's BPF counters: full-map losses to alloc and live (warned), the rest at debug level,
+ * and with unwind tables walk counts to alloc (walked 0: not counted). Samples are added elsewhere.
+ */
 static void report_stats(struct mem *m, struct window *w)
 {
 	uint64_t d[MEM_STAT_MAX];

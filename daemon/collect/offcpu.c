@@ -72,6 +72,10 @@ static int fold_key(void *arg, const void *key, uint64_t ns)
 	return folded_add(d->w->profiles[KIND_OFFCPU], o->line.buf, o->line.len, ns / 1000);
 }
 
+/*
+ * This drain's BPF counters: blocks as samples, those without thread storage or count map room as
+ * lost (warned), missed stacks at debug level, and with unwind tables the user stack walks.
+ */
 static void report_stats(struct offcpu *o, struct window *w)
 {
 	uint64_t delta[OFFCPU_STAT_MAX], lost;
@@ -103,6 +107,10 @@ static void report_stats(struct offcpu *o, struct window *w)
 				   &w->stats[KIND_OFFCPU]);
 }
 
+/*
+ * Flip the double buffer, fold each idle (key, ns) into the off-CPU profile in microseconds, empty
+ * the idle stack maps (even after an error), count stats. Returns 0 or kmaps_drain()'s -errno.
+ */
 static int offcpu_drain(struct collector *c, struct window *w)
 {
 	struct offcpu *o = (struct offcpu *)c;

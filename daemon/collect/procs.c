@@ -54,6 +54,10 @@ static void on_exit_event(struct procs *p, const struct ember_proc_exit *e, size
 		symbolizer_note_exit(p->sym, e->hdr.pid);
 }
 
+/*
+ * Ring buffer callback: new, exec and exit to the symbolizer (an exit with mappings through
+ * on_exit_event()), then to the listener; a record shorter than a header is ignored. Returns 0.
+ */
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct procs *p = ctx;

@@ -343,6 +343,10 @@ static int next_event(struct unwind *u, const struct timespec *deadline, struct 
 	return got;
 }
 
+/*
+ * The table thread: load or forget each queued process, reread all every UNWIND_REFRESH_SEC (events
+ * or not), and after each publish the cache's stats. Returns NULL once stop is set.
+ */
 static void *run(void *arg)
 {
 	struct unwind *u = arg;
