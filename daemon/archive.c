@@ -337,10 +337,6 @@ static void meta_header(struct sbuf *sb, const struct config *cfg, const struct 
 }
 
 /*
- * Write STEM.meta.json within the transaction: the header, then the counts of each kind that has
- * stacks, samples or losses. Returns 0 or a negative errno.
- */
-/*
  * How whole the profile's user stacks are, where they were walked with unwind tables: walks,
  * those that reached the outermost frame (and their share), cut at the depth limit, with
  * frame-pointer steps, and taken before the process had tables. Then the profile's closing brace.
