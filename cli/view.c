@@ -176,14 +176,16 @@ static int load_pprof(struct view *v, const char *path)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct pprof_profile p;
-	int err = slurp(path, &sb);
+	int err = slurp(path, &sb), parsed = 0;
 
-	if (!err)
+	if (!err) {
 		err = sb.len > PPROF_MAX_BYTES
 			      ? -EFBIG
 			      : pprof_parse(&p, (const unsigned char *)sb.buf, sb.len);
+		parsed = !err;
+	}
 	err = err ?: take_pprof(v, &p, path);
-	if (!err)
+	if (parsed) /* what take_pprof did not take, also when it failed */
 		pprof_profile_release(&p);
 	sbuf_release(&sb);
 	return err;

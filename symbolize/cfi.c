@@ -37,6 +37,8 @@
 #define CFI_REG_RA 16
 #define CFI_RA_OFF (-8)
 #define CFI_MAX_TEXT 16
+/* Larger CFI sections are not read (libLLVM's .eh_frame is 5 MiB). */
+#define CFI_MAX_SECTION (256u << 20)
 /*
  * libdw replays up to CFI_WORK_MIN + CFI_WORK_PER_BYTE instruction bytes per CFI byte (about a
  * second, plus 1 us per CFI byte) before we call the CFI hostile. Real files need 8-22 per byte
@@ -554,9 +556,18 @@ static int cfi_finish(struct cfi_build *b, struct cfi_table *t)
 	return 0;
 }
 
-/* libdw's readers of .eh_frame and of the debug file's .debug_frame. Returns 0 or -ENOENT. */
+/*
+ * libdw's readers of .eh_frame and of the debug file's .debug_frame. Returns 0, -ENOENT, or
+ * -E2BIG for an .eh_frame over CFI_MAX_SECTION (libdw would read it whole: a sparse file makes
+ * a huge one cheap).
+ */
 static int cfi_open(struct cfi_build *b, Elf *elf, int debug_fd, Elf **delf, Dwarf **dw)
 {
+	GElf_Shdr sh;
+
+	if (cfi_section(elf, ".eh_frame", &sh) && sh.sh_size > CFI_MAX_SECTION)
+		return cfi_fail(b, -E2BIG, ".eh_frame of %llu bytes, over %u MiB",
+				(unsigned long long)sh.sh_size, CFI_MAX_SECTION >> 20);
 	cfi_use(b, 0, elf, dwarf_getcfi_elf(elf), ".eh_frame");
 	if (debug_fd >= 0) {
 		*delf = elf_begin(debug_fd, ELF_C_READ, NULL);

@@ -389,3 +389,33 @@ TEST(fde_too_costly_for_libdw_is_ebadmsg)
 	ASSERT_EQ_INT(build(fx("fx_cfi_long"), NULL, MAX_ROWS, &t), -EBADMSG);
 	ASSERT_TRUE(strstr(errbuf, "too costly"));
 }
+
+/* A sparse file whose .eh_frame claims 300 MiB: refused before libdw reads any of it. */
+TEST(huge_eh_frame_is_refused_unread)
+{
+	struct image im;
+	struct cfi_table t;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	int fd, ret, patched = 0;
+
+	load_image(fx("fx_cfi"), &im);
+	eh = (Elf64_Ehdr *)(void *)im.buf;
+	sh = (Elf64_Shdr *)(void *)(im.buf + eh->e_shoff);
+	for (int i = 0; i < eh->e_shnum; i++)
+		if (sh[i].sh_offset == im.eh.sh_offset && sh[i].sh_size == im.eh.sh_size) {
+			sh[i].sh_size = 300u << 20;
+			patched = 1;
+		}
+	ASSERT_TRUE(patched);
+	fd = memfd_create("cfi", 0);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ_INT(write(fd, im.buf, im.len), (long long)im.len);
+	ASSERT_EQ_INT(ftruncate(fd, (off_t)(im.eh.sh_offset + (300u << 20))), 0);
+	errbuf[0] = '\0';
+	ret = cfi_table_build(fd, -1, MAX_ROWS, &t, errbuf, sizeof(errbuf));
+	close(fd);
+	free(im.buf);
+	ASSERT_EQ_INT(ret, -E2BIG);
+	ASSERT_TRUE(strstr(errbuf, ".eh_frame of 314572800 bytes"));
+}
